@@ -1,0 +1,317 @@
+/**
+ * Mnemo's whole database, one table per concept of SPEC §1.
+ *
+ * Every row belongs to one workspace, and the foreign keys say so: a channel
+ * member must be a member of the channel's workspace (a composite key onto
+ * `memberships`), so removing a person from a workspace removes them from its
+ * channels in the same statement. Times are ISO 8601 strings in UTC, which sort
+ * as text; `facts.updated_at` relies on that for recall order.
+ */
+import { sql } from "drizzle-orm";
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+// --- Auth.js (the Drizzle adapter's tables, with our snake_case columns) ---
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name"),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "timestamp_ms" }),
+  image: text("image"),
+  /** argon2id; null for people who only sign in with OAuth or have not accepted an invite yet. */
+  passwordHash: text("password_hash"),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("provider_account_id").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerAccountId] }),
+    index("accounts_user_idx").on(t.userId),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    sessionToken: text("session_token").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expires: integer("expires", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const verificationTokens = sqliteTable(
+  "verification_tokens",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: integer("expires", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+/** Failed sign-ins, counted per email and per address to slow down guessing. */
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    at: text("at").notNull().default(now),
+  },
+  (t) => [index("sign_in_failures_key_at_idx").on(t.key, t.at)],
+);
+
+// --- Workspaces, people and conversations ---
+
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+export const ROLES = ["owner", "member"] as const;
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ROLES }).notNull().default("member"),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    check("memberships_role_check", sql`${t.role} in ('owner', 'member')`),
+  ],
+);
+
+export const CHANNEL_KINDS = ["public", "private", "dm"] as const;
+
+export const channels = sqliteTable(
+  "channels",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: CHANNEL_KINDS }).notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("channels_workspace_name_idx").on(t.workspaceId, t.name),
+    // Target of channel_members' composite key: a member row names the channel's own workspace.
+    uniqueIndex("channels_id_workspace_idx").on(t.id, t.workspaceId),
+    check("channels_kind_check", sql`${t.kind} in ('public', 'private', 'dm')`),
+  ],
+);
+
+export const channelMembers = sqliteTable(
+  "channel_members",
+  {
+    channelId: text("channel_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    userId: text("user_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.userId] }),
+    index("channel_members_user_idx").on(t.userId),
+    index("channel_members_workspace_user_idx").on(t.workspaceId, t.userId),
+    foreignKey({
+      columns: [t.channelId, t.workspaceId],
+      foreignColumns: [channels.id, channels.workspaceId],
+    }).onDelete("cascade"),
+    // Leaving the workspace ends channel access in the same statement.
+    foreignKey({
+      columns: [t.workspaceId, t.userId],
+      foreignColumns: [memberships.workspaceId, memberships.userId],
+    }).onDelete("cascade"),
+  ],
+);
+
+// --- Agents and their keys ---
+
+export const agents = sqliteTable(
+  "agents",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    handle: text("handle").notNull(),
+    name: text("name").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("agents_workspace_handle_idx").on(t.workspaceId, t.handle)],
+);
+
+export const agentKeys = sqliteTable(
+  "agent_keys",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the key, enough to recognise it in a list. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    hash: text("hash").notNull().unique(),
+    createdAt: text("created_at").notNull().default(now),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("agent_keys_agent_idx").on(t.agentId)],
+);
+
+// --- Facts and their history ---
+
+export const SCOPES = ["workspace", "channel", "person"] as const;
+export const SOURCE_KINDS = ["message", "session", "person"] as const;
+export const CREATOR_KINDS = ["agent", "user"] as const;
+
+export const facts = sqliteTable(
+  "facts",
+  {
+    /** Stable integer key for the full-text index (a plain rowid may change on VACUUM). */
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    scope: text("scope", { enum: SCOPES }).notNull(),
+    /** '' for workspace facts, the channel id for channel facts, the person's id for person facts. */
+    scopeRef: text("scope_ref").notNull(),
+    scopeLabel: text("scope_label"),
+    body: text("body").notNull(),
+    /** The body normalised for duplicate detection (SPEC §3.6). */
+    bodyKey: text("body_key").notNull(),
+    sourceKind: text("source_kind", { enum: SOURCE_KINDS }).notNull(),
+    sourceRef: text("source_ref"),
+    sourceLabel: text("source_label"),
+    sourceChannelId: text("source_channel_id").references(() => channels.id, {
+      onDelete: "set null",
+    }),
+    /** Who first kept it: an agent id or a person id, as `created_by_kind` says. */
+    createdBy: text("created_by").notNull(),
+    createdByKind: text("created_by_kind", { enum: CREATOR_KINDS }).notNull(),
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    correctedAt: text("corrected_at"),
+    /** Bumped by every change; an edit names the version it started from. */
+    version: integer("version").notNull().default(1),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** Set while the fact is in "Recently forgotten": never recalled, not counted. */
+    forgottenAt: text("forgotten_at"),
+  },
+  (t) => [
+    // Recall: agent, scope and ref by equality, then pinned and newest by the index's order.
+    index("facts_recall_idx")
+      .on(t.agentId, t.scope, t.scopeRef, t.pinned, t.updatedAt, t.id)
+      .where(sql`${t.forgottenAt} is null`),
+    // Listing a group (all of one scope) in recall order, and counting an agent's facts.
+    index("facts_list_idx")
+      .on(t.agentId, t.scope, t.pinned, t.updatedAt, t.id)
+      .where(sql`${t.forgottenAt} is null`),
+    // One live fact per normalised text in a scope: duplicates refresh instead (SPEC §3.6).
+    uniqueIndex("facts_dedupe_idx")
+      .on(t.agentId, t.scope, t.scopeRef, t.bodyKey)
+      .where(sql`${t.forgottenAt} is null`),
+    index("facts_forgotten_idx")
+      .on(t.agentId, t.forgottenAt)
+      .where(sql`${t.forgottenAt} is not null`),
+    index("facts_workspace_idx").on(t.workspaceId),
+    index("facts_source_channel_idx").on(t.sourceChannelId),
+    check("facts_scope_check", sql`${t.scope} in ('workspace', 'channel', 'person')`),
+    check(
+      "facts_scope_ref_check",
+      sql`(${t.scope} = 'workspace') = (${t.scopeRef} = '')`,
+    ),
+    check("facts_source_kind_check", sql`${t.sourceKind} in ('message', 'session', 'person')`),
+    check("facts_created_by_kind_check", sql`${t.createdByKind} in ('agent', 'user')`),
+    check("facts_body_length_check", sql`length(${t.body}) between 1 and 500`),
+  ],
+);
+
+export const FACT_EVENT_KINDS = [
+  "remember",
+  "correct",
+  "pin",
+  "unpin",
+  "forget",
+  "restore",
+] as const;
+
+export const factEvents = sqliteTable(
+  "fact_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Purging a fact purges its history (SPEC §3.9).
+    factId: text("fact_id")
+      .notNull()
+      .references(() => facts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: FACT_EVENT_KINDS }).notNull(),
+    actorId: text("actor_id").notNull(),
+    actorKind: text("actor_kind", { enum: CREATOR_KINDS }).notNull(),
+    /** The actor's name at the time, so history reads well after people leave. */
+    actorName: text("actor_name").notNull(),
+    before: text("before"),
+    after: text("after"),
+    at: text("at").notNull(),
+  },
+  (t) => [
+    index("fact_events_fact_idx").on(t.factId, t.id),
+    check(
+      "fact_events_kind_check",
+      sql`${t.kind} in ('remember', 'correct', 'pin', 'unpin', 'forget', 'restore')`,
+    ),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Workspace = typeof workspaces.$inferSelect;
+export type Membership = typeof memberships.$inferSelect;
+export type Channel = typeof channels.$inferSelect;
+export type Agent = typeof agents.$inferSelect;
+export type AgentKey = typeof agentKeys.$inferSelect;
+export type Fact = typeof facts.$inferSelect;
+export type FactEvent = typeof factEvents.$inferSelect;
+export type Role = (typeof ROLES)[number];
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];

@@ -1,0 +1,146 @@
+/**
+ * The demo workspace of SPEC §7, seeded into an empty database so a newcomer can
+ * sign in at once. Never touches a database that already holds people or workspaces.
+ */
+import { count } from "drizzle-orm";
+import type { Db } from "./client";
+import { agentKeys, agents, channelMembers, channels, memberships, users, workspaces } from "./schema";
+import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
+import { hashPassword } from "@/lib/auth/password";
+import { remember, type RememberInput } from "@/lib/memory/writes";
+
+/** The documented password of every demo person (a demo value, not a secret). */
+export const DEMO_PASSWORD = "demo-password";
+
+export const DEMO_PEOPLE = [
+  { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", workspace: "acme", role: "owner" },
+  { id: "max", name: "Max Mills", email: "max@acme.test", workspace: "acme", role: "member" },
+  { id: "ana", name: "Ana Alves", email: "ana@acme.test", workspace: "acme", role: "member" },
+  { id: "gus", name: "Gus Gray", email: "gus@acme.test", workspace: "acme", role: "member" },
+  { id: "gina", name: "Gina Grant", email: "gina@globex.test", workspace: "globex", role: "owner" },
+] as const;
+
+const CHANNELS = [
+  { id: "general", workspaceId: "acme", kind: "public", people: ["olivia", "max", "ana", "gus"] },
+  { id: "support", workspaceId: "acme", kind: "public", people: ["max", "ana"] },
+  { id: "leadership", workspaceId: "acme", kind: "private", people: ["olivia", "max"] },
+  { id: "dm-ana", workspaceId: "acme", kind: "dm", people: ["ana"] },
+  { id: "dm-max", workspaceId: "acme", kind: "dm", people: ["max"] },
+  { id: "dm-gus", workspaceId: "acme", kind: "dm", people: ["gus"] },
+  { id: "group-max-ana", workspaceId: "acme", kind: "dm", people: ["max", "ana"] },
+  { id: "lobby", workspaceId: "globex", kind: "public", people: ["gina"] },
+  { id: "dm-gina", workspaceId: "globex", kind: "dm", people: ["gina"] },
+] as const;
+
+const SCOUT = { kind: "agent", id: "scout", name: "Scout" } as const;
+const ECHO = { kind: "agent", id: "echo", name: "Echo" } as const;
+const person = (id: string, name: string) => ({ kind: "user" as const, id, name });
+
+function agentFact(
+  agent: typeof SCOUT | typeof ECHO,
+  workspaceId: string,
+  scope: RememberInput["scope"],
+  scopeRef: string,
+  scopeLabel: string | null,
+  body: string,
+  label: string,
+  channelId: string,
+): RememberInput {
+  return {
+    agentId: agent.id,
+    workspaceId,
+    body,
+    scope,
+    scopeRef,
+    scopeLabel,
+    source: { kind: "message", ref: null, label, channelId },
+    by: agent,
+    pinned: false,
+  };
+}
+
+function toldFact(
+  by: ReturnType<typeof person>,
+  handle: string,
+  scope: RememberInput["scope"],
+  scopeRef: string,
+  scopeLabel: string | null,
+  body: string,
+): RememberInput {
+  return {
+    agentId: "scout",
+    workspaceId: "acme",
+    body,
+    scope,
+    scopeRef,
+    scopeLabel,
+    source: { kind: "person", ref: by.id, label: `@${handle}`, channelId: null },
+    by,
+    pinned: true,
+  };
+}
+
+// Oldest first, so the newest of the list is also the newest in the database.
+const FACTS: RememberInput[] = [
+  agentFact(SCOUT, "acme", "person", "gus", "Gus Gray", "Gus is new; explain acronyms.", "@gus in a direct message", "dm-gus"),
+  agentFact(SCOUT, "acme", "channel", "leadership", "#leadership", "The Q3 budget freeze lifts in October.", "@olivia in #leadership", "leadership"),
+  agentFact(SCOUT, "acme", "channel", "group-max-ana", "#group-max-ana", "Max and Ana are pairing on the billing migration.", "@max in a direct message", "group-max-ana"),
+  agentFact(SCOUT, "acme", "person", "ana", "Ana Alves", "Ana prefers replies in Portuguese.", "@ana in a direct message", "dm-ana"),
+  agentFact(SCOUT, "acme", "channel", "support", "#support", "Refunds over $500 need a manager's approval.", "@ana in #support", "support"),
+  agentFact(SCOUT, "acme", "workspace", "", null, "The Enterprise plan includes SSO.", "@max in #general", "general"),
+  toldFact(person("max", "Max Mills"), "max", "person", "max", "Max Mills", "Max is on call the first week of each month."),
+  toldFact(person("olivia", "Olivia Owen"), "olivia", "workspace", "", null, "Releases go out on Thursdays."),
+  agentFact(ECHO, "globex", "workspace", "", null, "Globex ships from Springfield.", "@gina in #lobby", "lobby"),
+];
+
+export type DemoKeys = { scout: string; echo: string; generated: boolean };
+
+/**
+ * Seeds the demo into an empty database. Returns the agent keys (from the
+ * environment, or freshly made to be printed once), or null when the database
+ * already held data and nothing was written.
+ */
+export async function seedDemo(
+  db: Db,
+  keys: { scout?: string; echo?: string } = {},
+): Promise<DemoKeys | null> {
+  const [people] = await db.select({ n: count() }).from(users);
+  const [teams] = await db.select({ n: count() }).from(workspaces);
+  if (people.n > 0 || teams.n > 0) return null;
+
+  const scoutKey = keys.scout ?? generateAgentKey();
+  const echoKey = keys.echo ?? generateAgentKey();
+  const hashes = await Promise.all(DEMO_PEOPLE.map(() => hashPassword(DEMO_PASSWORD)));
+
+  await db.transaction(async (tx) => {
+    await tx.insert(workspaces).values([
+      { id: "acme", name: "Acme" },
+      { id: "globex", name: "Globex" },
+    ]);
+    await tx.insert(users).values(
+      DEMO_PEOPLE.map((p, i) => ({ id: p.id, name: p.name, email: p.email, passwordHash: hashes[i] })),
+    );
+    await tx.insert(memberships).values(
+      DEMO_PEOPLE.map((p) => ({ workspaceId: p.workspace, userId: p.id, role: p.role })),
+    );
+    await tx.insert(channels).values(
+      CHANNELS.map((c) => ({ id: c.id, workspaceId: c.workspaceId, name: c.id, kind: c.kind })),
+    );
+    await tx.insert(channelMembers).values(
+      CHANNELS.flatMap((c) => c.people.map((userId) => ({ channelId: c.id, workspaceId: c.workspaceId, userId }))),
+    );
+    await tx.insert(agents).values([
+      { id: "scout", workspaceId: "acme", handle: "scout", name: "Scout" },
+      { id: "echo", workspaceId: "globex", handle: "echo", name: "Echo" },
+    ]);
+    await tx.insert(agentKeys).values([
+      { id: "key_demo_scout", agentId: "scout", name: "Demo key", prefix: agentKeyPrefix(scoutKey), hash: hashAgentKey(scoutKey) },
+      { id: "key_demo_echo", agentId: "echo", name: "Demo key", prefix: agentKeyPrefix(echoKey), hash: hashAgentKey(echoKey) },
+    ]);
+    for (const fact of FACTS) {
+      const result = await remember(tx, fact);
+      if (result.status !== "created") throw new Error(`Demo fact not created: ${result.status}`);
+    }
+  });
+  return { scout: scoutKey, echo: echoKey, generated: !keys.scout || !keys.echo };
+}

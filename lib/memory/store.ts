@@ -1,0 +1,252 @@
+/**
+ * Reading facts. Every query here applies the rules in SQL (visibility-sql.ts for
+ * people, the place for agents) and then, where rows leave for an agent, once more
+ * in code with the pure rule. Writes live in writes.ts.
+ */
+import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { Conn } from "@/db/client";
+import { agents, factEvents, facts } from "@/db/schema";
+import { RECALL_LIMIT, recallable, soloPerson, type FactRow, type Place, type Scope } from "./rules";
+import { visibleSql, type SqlViewer } from "./visibility-sql";
+
+/** The columns of a fact the app reads, under the names FactRow uses. */
+export const factColumns = {
+  id: facts.id,
+  agentId: facts.agentId,
+  workspaceId: facts.workspaceId,
+  scope: facts.scope,
+  scopeRef: facts.scopeRef,
+  scopeLabel: facts.scopeLabel,
+  body: facts.body,
+  sourceKind: facts.sourceKind,
+  sourceRef: facts.sourceRef,
+  sourceLabel: facts.sourceLabel,
+  sourceChannelId: facts.sourceChannelId,
+  createdBy: facts.createdBy,
+  createdByKind: facts.createdByKind,
+  pinned: facts.pinned,
+  correctedAt: facts.correctedAt,
+  version: facts.version,
+  createdAt: facts.createdAt,
+  updatedAt: facts.updatedAt,
+  forgottenAt: facts.forgottenAt,
+};
+
+export type StoredFact = FactRow & { version: number; forgottenAt: string | null };
+
+const RECALL_COLUMNS = sql.raw(
+  `id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind, source_ref,
+   source_label, source_channel_id, created_by, created_by_kind, pinned, corrected_at, version,
+   created_at, updated_at, forgotten_at`,
+);
+
+type RawFact = {
+  id: string;
+  agent_id: string;
+  workspace_id: string;
+  scope: string;
+  scope_ref: string;
+  scope_label: string | null;
+  body: string;
+  source_kind: string;
+  source_ref: string | null;
+  source_label: string | null;
+  source_channel_id: string | null;
+  created_by: string;
+  created_by_kind: string;
+  pinned: number;
+  corrected_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  forgotten_at: string | null;
+};
+
+function fromRaw(row: RawFact): StoredFact {
+  return {
+    id: row.id,
+    agentId: row.agent_id,
+    workspaceId: row.workspace_id,
+    scope: row.scope,
+    scopeRef: row.scope_ref,
+    scopeLabel: row.scope_label,
+    body: row.body,
+    sourceKind: row.source_kind,
+    sourceRef: row.source_ref,
+    sourceLabel: row.source_label,
+    sourceChannelId: row.source_channel_id,
+    createdBy: row.created_by,
+    createdByKind: row.created_by_kind,
+    pinned: !!row.pinned,
+    correctedAt: row.corrected_at,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    forgottenAt: row.forgotten_at,
+  };
+}
+
+/** One scope's newest facts for recall, walked straight off facts_recall_idx. */
+function recallBranch(agentId: string, workspaceId: string, scope: Scope, ref: string): SQL {
+  return sql`SELECT * FROM (SELECT ${RECALL_COLUMNS} FROM facts
+    WHERE agent_id = ${agentId} AND scope = ${scope} AND scope_ref = ${ref}
+      AND forgotten_at IS NULL AND workspace_id = ${workspaceId}
+    ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
+}
+
+/**
+ * The facts an agent recalls in a place: pinned first, then the newest, at most
+ * RECALL_LIMIT. Reads only the scopes that could apply — each branch an index
+ * range of at most RECALL_LIMIT rows, so the cost does not grow with the data —
+ * and filters again with the pure rule.
+ */
+export async function recall(db: Conn, agentId: string, place: Place): Promise<StoredFact[]> {
+  const branches = [
+    recallBranch(agentId, place.workspaceId, "workspace", ""),
+    recallBranch(agentId, place.workspaceId, "channel", place.channelId),
+  ];
+  const person = soloPerson(place);
+  if (person) branches.push(recallBranch(agentId, place.workspaceId, "person", person));
+  const rows = await db.all<RawFact>(
+    sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT}`,
+  );
+  return rows.map(fromRaw).filter((fact) => recallable(fact, place));
+}
+
+/** Where a listing resumes: the last fact of the previous page, in recall order. */
+export type Cursor = { pinned: boolean; updatedAt: string; id: string };
+
+export function encodeCursor(fact: Pick<StoredFact, "pinned" | "updatedAt" | "id">): string {
+  return Buffer.from(JSON.stringify([fact.pinned ? 1 : 0, fact.updatedAt, fact.id])).toString("base64url");
+}
+
+/** A cursor from a URL, or null when it is not one of ours (a bad cursor starts from the top). */
+export function decodeCursor(value: string | null | undefined): Cursor | null {
+  if (!value) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 3 &&
+      (parsed[0] === 0 || parsed[0] === 1) &&
+      typeof parsed[1] === "string" &&
+      typeof parsed[2] === "string"
+    ) {
+      return { pinned: parsed[0] === 1, updatedAt: parsed[1], id: parsed[2] };
+    }
+  } catch {
+    // fall through: not a cursor we made
+  }
+  return null;
+}
+
+export const PAGE_SIZE = 25;
+
+export type ListOptions = {
+  scope?: Scope;
+  after?: Cursor | null;
+  limit?: number;
+};
+
+/**
+ * One page of the live facts of an agent this person may see, in recall order,
+ * with visibility in the WHERE clause and keyset pagination: exact at any size.
+ */
+export async function listVisibleFacts(
+  db: Conn,
+  viewer: SqlViewer,
+  agentId: string,
+  options: ListOptions = {},
+): Promise<{ facts: StoredFact[]; next: string | null }> {
+  const limit = options.limit ?? PAGE_SIZE;
+  const conditions: SQL[] = [
+    eq(facts.agentId, agentId),
+    isNull(facts.forgottenAt),
+    visibleSql(viewer),
+  ];
+  if (options.scope) conditions.push(eq(facts.scope, options.scope));
+  if (options.after) {
+    const { pinned, updatedAt, id } = options.after;
+    conditions.push(sql`(facts.pinned, facts.updated_at, facts.id) < (${pinned ? 1 : 0}, ${updatedAt}, ${id})`);
+  }
+  const rows = await db
+    .select(factColumns)
+    .from(facts)
+    .where(and(...conditions))
+    .orderBy(desc(facts.pinned), desc(facts.updatedAt), desc(facts.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+}
+
+/** How many live facts of each scope this person may see. */
+export async function countVisibleFacts(
+  db: Conn,
+  viewer: SqlViewer,
+  agentId: string,
+): Promise<Record<Scope, number>> {
+  const rows = await db
+    .select({ scope: facts.scope, count: sql<number>`count(*)` })
+    .from(facts)
+    .where(and(eq(facts.agentId, agentId), isNull(facts.forgottenAt), visibleSql(viewer)))
+    .groupBy(facts.scope);
+  const counts: Record<Scope, number> = { workspace: 0, channel: 0, person: 0 };
+  for (const row of rows) counts[row.scope] = Number(row.count);
+  return counts;
+}
+
+/** One fact this person may see, or null — the same answer for missing and not allowed. */
+export async function getVisibleFact(
+  db: Conn,
+  viewer: SqlViewer,
+  agentId: string,
+  factId: string,
+): Promise<StoredFact | null> {
+  const [row] = await db
+    .select(factColumns)
+    .from(facts)
+    .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), visibleSql(viewer)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The history of a fact this person may see, oldest first; empty when they may not see it. */
+export async function factHistory(db: Conn, viewer: SqlViewer, agentId: string, factId: string) {
+  return db
+    .select({
+      kind: factEvents.kind,
+      actorName: factEvents.actorName,
+      actorKind: factEvents.actorKind,
+      before: factEvents.before,
+      after: factEvents.after,
+      at: factEvents.at,
+    })
+    .from(factEvents)
+    .innerJoin(facts, eq(facts.id, factEvents.factId))
+    .where(and(eq(factEvents.factId, factId), eq(facts.agentId, agentId), visibleSql(viewer)))
+    .orderBy(factEvents.id);
+}
+
+/** Live facts an agent keeps: what counts against MAX_FACTS. */
+export async function liveFactCount(db: Conn, agentId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(facts)
+    .where(and(eq(facts.agentId, agentId), isNull(facts.forgottenAt)));
+  return Number(row?.count ?? 0);
+}
+
+/** The agents of a workspace with how many facts each keeps, for the workspace home. */
+export async function agentsWithCounts(db: Conn, workspaceId: string) {
+  const rows = await db
+    .select({
+      id: agents.id,
+      handle: agents.handle,
+      name: agents.name,
+      facts: sql<number>`(SELECT count(*) FROM facts f WHERE f.agent_id = ${agents.id} AND f.forgotten_at IS NULL)`,
+    })
+    .from(agents)
+    .where(eq(agents.workspaceId, workspaceId))
+    .orderBy(agents.name);
+  return rows.map((row) => ({ ...row, facts: Number(row.facts) }));
+}

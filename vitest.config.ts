@@ -1,0 +1,13 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
+  test: {
+    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts"],
+    environment: "node",
+    // Integration tests each open their own database file; argon2 and property runs take a moment.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
