@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { createClient, type Client } from "@libsql/client";
+import { createClient, type Client, type Transaction } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import type { ResultSet } from "@libsql/client";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
@@ -30,19 +30,70 @@ export function filePathOf(url: string): string | null {
   return path.resolve(url.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
 }
 
-/** Opens a database; for a file, creates its folder first (libSQL does not) and switches to WAL. */
+/** A client and its Drizzle wrapper, without touching the database yet. For a file, creates its folder first (libSQL does not). */
+export function connect(url: string, authToken?: string): Db {
+  const file = filePathOf(url);
+  if (file) mkdirSync(path.dirname(file), { recursive: true });
+  const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
+  if (file) takeTurnsForTransactions(client, file);
+  return drizzle(client, { schema }) as Db;
+}
+
+/** The last transaction queued on each database file, shared by every copy of this module in the process. */
+const transactionQueues = ((globalThis as { mnemoTransactionQueues?: Map<string, Promise<void>> })
+  .mnemoTransactionQueues ??= new Map<string, Promise<void>>());
+
+/**
+ * The embedded driver is synchronous: a second connection's BEGIN IMMEDIATE in this
+ * process busy-waits on the one JavaScript thread, so the transaction holding the
+ * lock can never finish and the waiter fails with SQLITE_BUSY after the timeout.
+ * So transactions on one file, from any client in this process, take turns; other
+ * processes still queue on SQLite's own lock.
+ */
+function takeTurnsForTransactions(client: Client, file: string): void {
+  const begin = client.transaction.bind(client);
+  client.transaction = async (mode) => {
+    const previous = transactionQueues.get(file) ?? Promise.resolve();
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => turn);
+    transactionQueues.set(file, tail);
+    void tail.then(() => {
+      if (transactionQueues.get(file) === tail) transactionQueues.delete(file);
+    });
+    await previous;
+    let tx: Transaction;
+    try {
+      tx = await begin(mode);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const { commit, rollback, close } = tx;
+    tx.commit = () => commit.call(tx).finally(release);
+    tx.rollback = () => rollback.call(tx).finally(release);
+    tx.close = () => {
+      try {
+        close.call(tx);
+      } finally {
+        release();
+      }
+    };
+    return tx;
+  };
+}
+
+/** Opens a database and proves it answers; for a file, switches it to WAL (kept in the file). */
 export async function openDatabase(url: string, authToken?: string): Promise<Db> {
   const file = filePathOf(url);
-  let client: Client;
   try {
-    if (file) mkdirSync(path.dirname(file), { recursive: true });
-    client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
-    if (file) await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute("SELECT 1");
+    const db = connect(url, authToken);
+    if (file) await db.$client.execute("PRAGMA journal_mode = WAL");
+    await db.$client.execute("SELECT 1");
+    return db;
   } catch (error) {
     throw new DatabaseOpenError(file ?? url, reasonOf(error));
   }
-  return drizzle(client, { schema }) as Db;
 }
 
 function reasonOf(error: unknown): string {

@@ -243,7 +243,8 @@ export async function agentsWithCounts(db: Conn, workspaceId: string) {
       id: agents.id,
       handle: agents.handle,
       name: agents.name,
-      facts: sql<number>`(SELECT count(*) FROM facts f WHERE f.agent_id = ${agents.id} AND f.forgotten_at IS NULL)`,
+      // Spelled out: inside a select list Drizzle would print the column without its table.
+      facts: sql<number>`(SELECT count(*) FROM facts f WHERE f.agent_id = agents.id AND f.forgotten_at IS NULL)`,
     })
     .from(agents)
     .where(eq(agents.workspaceId, workspaceId))

@@ -1,0 +1,30 @@
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { requireUser } from "@/lib/auth/session";
+import { signOutAction } from "./actions";
+
+export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+          <Link href="/" className="text-lg font-semibold text-brand-700">
+            Mnemo
+          </Link>
+          <div className="flex items-center gap-3 text-sm">
+            <span className="hidden text-slate-600 sm:inline" aria-label="Signed in as">
+              {user.name}
+            </span>
+            <form action={signOutAction}>
+              <Button type="submit" variant="ghost">
+                Sign out
+              </Button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 sm:px-6">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { getDb } from "@/db";
+import { AgentCard } from "@/components/memory/agent-card";
+import { requireMember } from "@/lib/auth/session";
+import { agentsWithCounts } from "@/lib/memory/store";
+
+export const metadata: Metadata = { title: "Workspace" };
+
+export default async function WorkspacePage({ params }: { params: Promise<{ workspace: string }> }) {
+  const { workspace: workspaceId } = await params;
+  const member = await requireMember(workspaceId);
+  const agents = await agentsWithCounts(getDb(), member.workspace.id);
+  return (
+    <main className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{member.workspace.name}</h1>
+        <p className="text-sm text-slate-600">
+          You are {member.role === "owner" ? "an owner" : "a member"} of this workspace.
+        </p>
+      </div>
+      <section aria-labelledby="agents-heading" className="flex flex-col gap-3">
+        <h2 id="agents-heading" className="text-lg font-semibold">
+          Agents
+        </h2>
+        {agents.length === 0 ? (
+          <p className="text-sm text-slate-600">No agents yet.</p>
+        ) : (
+          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
+            {agents.map((agent) => (
+              <AgentCard key={agent.id} workspaceId={member.workspace.id} agent={agent} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

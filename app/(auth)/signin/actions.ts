@@ -1,0 +1,50 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import { z } from "zod";
+import { signIn } from "@/lib/auth";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
+
+export type SignInState =
+  | { status: "idle" }
+  | { status: "failed"; message: string; email: string };
+
+const input = z.object({
+  email: z.string().trim().min(1, "Enter your email address.").max(254, "That email address is too long."),
+  password: z.string().min(1, "Enter your password.").max(1024, "That password is too long."),
+  callbackUrl: z.string().optional(),
+});
+
+const MESSAGES: Record<string, string> = {
+  wrong_credentials: "That email and password don't match an account. Check them and try again.",
+  rate_limited: "Too many failed sign-ins for this account. Wait 15 minutes, then try again.",
+};
+
+/** Signs in with email and password; on success Auth.js redirects, on failure the form says why. */
+export async function signInWithPassword(_previous: SignInState, formData: FormData): Promise<SignInState> {
+  const parsed = input.safeParse(Object.fromEntries(formData));
+  const email = String(formData.get("email") ?? "").slice(0, 254);
+  if (!parsed.success) return { status: "failed", message: parsed.error.issues[0].message, email };
+  try {
+    await signIn("credentials", {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      redirectTo: safeCallbackUrl(parsed.data.callbackUrl),
+    });
+  } catch (error) {
+    // A successful sign-in "throws" Next's redirect; only Auth.js errors are failures.
+    if (error instanceof AuthError) {
+      const code = "code" in error && typeof error.code === "string" ? error.code : "";
+      return { status: "failed", message: MESSAGES[code] ?? MESSAGES.wrong_credentials, email };
+    }
+    throw error;
+  }
+  return { status: "idle" };
+}
+
+/** Starts an OAuth or OIDC sign-in with a provider the sign-in page offers. */
+export async function signInWithProvider(formData: FormData): Promise<void> {
+  const provider = z.string().regex(/^[a-z0-9-]+$/).safeParse(formData.get("provider"));
+  if (!provider.success) return;
+  await signIn(provider.data, { redirectTo: safeCallbackUrl(formData.get("callbackUrl")) });
+}

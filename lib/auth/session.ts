@@ -1,0 +1,57 @@
+/**
+ * Who is asking, re-checked in the database on every page and action: a valid
+ * cookie for a person who no longer exists, or who left the workspace, gets nothing.
+ */
+import { and, eq } from "drizzle-orm";
+import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
+import { getDb } from "@/db";
+import { memberships, users, workspaces, type Role } from "@/db/schema";
+import { handleOf } from "@/lib/memory/place";
+import { auth } from "./index";
+
+export type SignedInUser = { id: string; name: string; email: string; handle: string };
+export type Member = SignedInUser & {
+  workspace: { id: string; name: string };
+  role: Role;
+};
+
+/** The signed-in person, or null. Cached for one request. */
+export const currentUser = cache(async (): Promise<SignedInUser | null> => {
+  const session = await auth();
+  const id = session?.user?.id;
+  if (!id) return null;
+  const [user] = await getDb()
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  if (!user) return null;
+  return { id: user.id, name: user.name ?? handleOf(user.email), email: user.email, handle: handleOf(user.email) };
+});
+
+/** The signed-in person; everyone else goes to sign-in. */
+export async function requireUser(): Promise<SignedInUser> {
+  const user = await currentUser();
+  if (!user) redirect("/signin");
+  return user;
+}
+
+/** The person's membership of a workspace, or null — a non-member learns nothing, not even that it exists. */
+export const membershipOf = cache(async (userId: string, workspaceId: string) => {
+  const [row] = await getDb()
+    .select({ id: workspaces.id, name: workspaces.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.workspaceId, workspaceId)))
+    .limit(1);
+  return row ?? null;
+});
+
+/** The signed-in member of a workspace; a 404 for anyone else. */
+export async function requireMember(workspaceId: string): Promise<Member> {
+  const user = await requireUser();
+  const membership = await membershipOf(user.id, workspaceId);
+  if (!membership) notFound();
+  return { ...user, workspace: { id: membership.id, name: membership.name }, role: membership.role };
+}

@@ -1,0 +1,58 @@
+/**
+ * End-to-end tests in a real Chromium (Debian's, never a downloaded one) against
+ * a production build on a fresh database, seeded with the demo by `npm start`.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { E2E_PORT, ECHO_KEY, SCOUT_KEY } from "./e2e/demo";
+
+// Decided once in the runner; workers inherit it through the environment.
+process.env.MNEMO_E2E_DATABASE_URL ??= `file:${path.join(mkdtempSync(path.join(tmpdir(), "mnemo-e2e-")), "mnemo.db")}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /.*\.setup\.ts/ },
+    { name: "chromium", testMatch: /.*\.spec\.ts/, dependencies: ["setup"] },
+  ],
+  webServer: {
+    command: "npx tsx lib/cli/start.ts",
+    url: `http://localhost:${E2E_PORT}/signin`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      DATABASE_URL: process.env.MNEMO_E2E_DATABASE_URL,
+      MNEMO_DEMO: "1",
+      MNEMO_DEMO_SCOUT_KEY: SCOUT_KEY,
+      MNEMO_DEMO_ECHO_KEY: ECHO_KEY,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
