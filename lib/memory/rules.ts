@@ -97,7 +97,8 @@ export function scopeFor(
   wanted: Scope | null,
   onlyFor: string | null = null,
 ): { scope: Scope; ref: string } {
-  if (onlyFor) return { scope: "person", ref: onlyFor };
+  // Any onlyFor, even a malformed empty one, keeps the fact private: an empty ref is refused by the database.
+  if (onlyFor !== null) return { scope: "person", ref: onlyFor };
   if (wanted === "workspace" && place.kind === "public") return { scope: "workspace", ref: "" };
   const person = soloPerson(place);
   if (person && wanted !== "channel") return { scope: "person", ref: person };
@@ -161,6 +162,8 @@ export function cleanFact(body: unknown): string | null {
 export function dedupeKey(body: string): string {
   return body
     .normalize("NFKC")
+    // Upper then lower: a full case fold for the letters that need it ("ß" → "ss", final "ς" → "σ").
+    .toUpperCase()
     .toLowerCase()
     .replace(WHITESPACE_RUN, " ")
     .trim()
@@ -320,7 +323,8 @@ export function memorySection(
   const lines = facts.map((fact) => {
     const where =
       fact.scope === "workspace" ? "workspace" : fact.scope === "person" ? "this person" : "this conversation";
-    const from = fact.sourceLabel ? `, from ${oneLine(fact.sourceLabel)}` : "";
+    const source = fact.sourceLabel ? oneLine(fact.sourceLabel) : "";
+    const from = source ? `, from ${source}` : "";
     return `- [${oneLine(fact.id)}] ${oneLine(fact.body)} (${where}${from}${fact.pinned ? ", pinned" : ""})`;
   });
   return [SECTION_HEADING, "", SECTION_PREAMBLE, "", ...lines].join("\n");
