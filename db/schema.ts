@@ -305,6 +305,21 @@ export const factEvents = sqliteTable(
   ],
 );
 
+// --- The agent API ---
+
+/**
+ * Requests per agent key in the current fixed window, kept in the database so the
+ * limit holds across every server process that shares it. One row per key.
+ */
+export const apiRateLimits = sqliteTable("api_rate_limits", {
+  keyId: text("key_id")
+    .primaryKey()
+    .references(() => agentKeys.id, { onDelete: "cascade" }),
+  /** The window's start, in milliseconds since the epoch. */
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
 export type User = typeof users.$inferSelect;
 export type Workspace = typeof workspaces.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
