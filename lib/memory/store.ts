@@ -3,11 +3,12 @@
  * people, the place for agents) and then, where rows leave for an agent, once more
  * in code with the pure rule. Writes live in writes.ts.
  */
-import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Conn } from "@/db/client";
-import { agents, factEvents, facts } from "@/db/schema";
+import { agents, factEvents, facts, users } from "@/db/schema";
 import { RECALL_LIMIT, recallable, soloPerson, type FactRow, type Place, type Scope } from "./rules";
-import { visibleSql, type SqlViewer } from "./visibility-sql";
+import { ftsQuery } from "./search";
+import { changeableSql, visibleSql, type SqlViewer } from "./visibility-sql";
 
 /** The columns of a fact the app reads, under the names FactRow uses. */
 export const factColumns = {
@@ -33,6 +34,8 @@ export const factColumns = {
 };
 
 export type StoredFact = FactRow & { version: number; forgottenAt: string | null };
+/** A fact as the Memory page lists it: with the name of the person who told it, if a person did. */
+export type ListedFact = StoredFact & { createdByName: string | null };
 
 const RECALL_COLUMNS = sql.raw(
   `id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind, source_ref,
@@ -142,11 +145,40 @@ export function decodeCursor(value: string | null | undefined): Cursor | null {
 
 export const PAGE_SIZE = 25;
 
-export type ListOptions = {
+/** What a person can narrow the Memory page to; every field optional. */
+export type FactFilters = {
+  /** Words to find (full-text, FTS5). */
+  search?: string;
   scope?: Scope;
+  /** Facts of one channel (channel-scoped facts, or facts heard there). */
+  channelId?: string;
+  pinned?: boolean;
+  /** Who first kept the fact: the agent itself, or a person. */
+  keptBy?: "agent" | "people";
+  sourceKind?: "message" | "session" | "person";
+};
+
+export type ListOptions = FactFilters & {
   after?: Cursor | null;
   limit?: number;
 };
+
+/** The WHERE conditions for a person's view of an agent's live facts, filters included. */
+function visibleLiveFacts(viewer: SqlViewer, agentId: string, filters: FactFilters): SQL[] {
+  const conditions: SQL[] = [eq(facts.agentId, agentId), isNull(facts.forgottenAt), visibleSql(viewer)];
+  if (filters.scope) conditions.push(eq(facts.scope, filters.scope));
+  if (filters.channelId) {
+    conditions.push(
+      sql`((facts.scope = 'channel' AND facts.scope_ref = ${filters.channelId}) OR facts.source_channel_id = ${filters.channelId})`,
+    );
+  }
+  if (filters.pinned !== undefined) conditions.push(eq(facts.pinned, filters.pinned));
+  if (filters.keptBy) conditions.push(eq(facts.createdByKind, filters.keptBy === "agent" ? "agent" : "user"));
+  if (filters.sourceKind) conditions.push(eq(facts.sourceKind, filters.sourceKind));
+  const match = filters.search ? ftsQuery(filters.search) : null;
+  if (match) conditions.push(sql`facts.seq IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ${match})`);
+  return conditions;
+}
 
 /**
  * One page of the live facts of an agent this person may see, in recall order,
@@ -157,21 +189,17 @@ export async function listVisibleFacts(
   viewer: SqlViewer,
   agentId: string,
   options: ListOptions = {},
-): Promise<{ facts: StoredFact[]; next: string | null }> {
+): Promise<{ facts: ListedFact[]; next: string | null }> {
   const limit = options.limit ?? PAGE_SIZE;
-  const conditions: SQL[] = [
-    eq(facts.agentId, agentId),
-    isNull(facts.forgottenAt),
-    visibleSql(viewer),
-  ];
-  if (options.scope) conditions.push(eq(facts.scope, options.scope));
+  const conditions = visibleLiveFacts(viewer, agentId, options);
   if (options.after) {
     const { pinned, updatedAt, id } = options.after;
     conditions.push(sql`(facts.pinned, facts.updated_at, facts.id) < (${pinned ? 1 : 0}, ${updatedAt}, ${id})`);
   }
   const rows = await db
-    .select(factColumns)
+    .select({ ...factColumns, createdByName: users.name })
     .from(facts)
+    .leftJoin(users, and(eq(facts.createdByKind, "user"), eq(users.id, facts.createdBy)))
     .where(and(...conditions))
     .orderBy(desc(facts.pinned), desc(facts.updatedAt), desc(facts.id))
     .limit(limit + 1);
@@ -179,16 +207,17 @@ export async function listVisibleFacts(
   return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
 }
 
-/** How many live facts of each scope this person may see. */
+/** How many live facts of each scope this person may see (with the same filters as the list). */
 export async function countVisibleFacts(
   db: Conn,
   viewer: SqlViewer,
   agentId: string,
+  filters: FactFilters = {},
 ): Promise<Record<Scope, number>> {
   const rows = await db
     .select({ scope: facts.scope, count: sql<number>`count(*)` })
     .from(facts)
-    .where(and(eq(facts.agentId, agentId), isNull(facts.forgottenAt), visibleSql(viewer)))
+    .where(and(...visibleLiveFacts(viewer, agentId, filters)))
     .groupBy(facts.scope);
   const counts: Record<Scope, number> = { workspace: 0, channel: 0, person: 0 };
   for (const row of rows) counts[row.scope] = Number(row.count);
@@ -250,4 +279,24 @@ export async function agentsWithCounts(db: Conn, workspaceId: string) {
     .where(eq(agents.workspaceId, workspaceId))
     .orderBy(agents.name);
   return rows.map((row) => ({ ...row, facts: Number(row.facts) }));
+}
+
+/**
+ * "Recently forgotten": facts of an agent this person could change, forgotten
+ * within the grace period, newest first. Whoever could change a fact may restore it.
+ */
+export async function listForgottenFacts(db: Conn, viewer: SqlViewer, agentId: string, since: string, limit = 50) {
+  return db
+    .select(factColumns)
+    .from(facts)
+    .where(
+      and(
+        eq(facts.agentId, agentId),
+        isNotNull(facts.forgottenAt),
+        gte(facts.forgottenAt, since),
+        changeableSql(viewer),
+      ),
+    )
+    .orderBy(desc(facts.forgottenAt), desc(facts.id))
+    .limit(limit);
 }

@@ -110,6 +110,7 @@ export type RememberInput = {
 };
 
 export type RememberResult =
+  | { status: "not_allowed" }
   | { status: "created"; fact: StoredFact }
   | { status: "deduplicated"; fact: StoredFact }
   | { status: "memory_full" }
@@ -119,13 +120,19 @@ export type RememberResult =
  * Keeps a fact, or refreshes its twin. The limit is counted inside the write
  * transaction, so two writers at MAX_FACTS - 1 never make MAX_FACTS + 1.
  */
-export async function remember(db: Conn, input: RememberInput): Promise<RememberResult> {
+export async function remember(
+  db: Conn,
+  input: RememberInput,
+  /** A rule the writer must pass, checked inside the same transaction as the write. */
+  allowed?: (tx: Conn) => Promise<boolean>,
+): Promise<RememberResult> {
   const text = checkText(input.body);
   if (!("body" in text)) return text;
   const { body } = text;
   const bodyKey = dedupeKey(body);
 
   return db.transaction(async (tx): Promise<RememberResult> => {
+    if (allowed && !(await allowed(tx))) return { status: "not_allowed" };
     const at = nowIso();
     const twin = await findTwin(tx, { ...input, bodyKey });
     if (twin) {
@@ -346,19 +353,23 @@ export async function purgeFact(
   agentId: string,
   factId: string,
 ): Promise<{ status: "purged" | "not_found" }> {
-  const deleted = await db
-    .delete(facts)
-    .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), isNotNull(facts.forgottenAt), changeableSql(viewer)))
-    .returning({ id: facts.id });
+  const deleted = await db.transaction((tx) =>
+    tx
+      .delete(facts)
+      .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), isNotNull(facts.forgottenAt), changeableSql(viewer)))
+      .returning({ id: facts.id }),
+  );
   return { status: deleted.length ? "purged" : "not_found" };
 }
 
 /** Deletes every fact forgotten longer ago than the grace period, with its history. Returns how many. */
 export async function purgeExpired(db: Conn, now: Date = new Date()): Promise<number> {
-  const deleted = await db
-    .delete(facts)
-    .where(and(isNotNull(facts.forgottenAt), lt(facts.forgottenAt, graceCutoff(now))))
-    .returning({ id: facts.id });
+  const deleted = await db.transaction((tx) =>
+    tx
+      .delete(facts)
+      .where(and(isNotNull(facts.forgottenAt), lt(facts.forgottenAt, graceCutoff(now))))
+      .returning({ id: facts.id }),
+  );
   return deleted.length;
 }
 

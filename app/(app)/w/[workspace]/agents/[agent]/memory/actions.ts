@@ -1,0 +1,116 @@
+"use server";
+
+/**
+ * The Memory page's server actions. Each is a public POST endpoint: the builder
+ * re-checks session, membership and agent; the data layer applies the rule in
+ * the query itself. Answers are small states, never rows.
+ */
+import { agentAction, NOT_FOUND } from "@/lib/actions/agent-action";
+import type { FactActionState, HistoryState } from "@/lib/actions/memory-states";
+import { MAX_FACTS } from "@/lib/memory/rules";
+import { factHistory } from "@/lib/memory/store";
+import { tellFact } from "@/lib/memory/tell";
+import { correctFact, forgetFact, purgeFact, restoreFact, setPinned } from "@/lib/memory/writes";
+import { addFactInput, correctFactInput, factTarget, pinFactInput } from "@/lib/validation/memory";
+
+function secretMessage(what: string): string {
+  return `That looks like ${what}. Mnemo never keeps credentials: take it out and try again.`;
+}
+
+function fullMessage(agentName: string): string {
+  return `${agentName}'s memory is full (${MAX_FACTS.toLocaleString("en-US")} facts). Forget a fact before adding another.`;
+}
+
+export const addFactAction = agentAction(addFactInput, async (ctx, input): Promise<FactActionState> => {
+  const result = await tellFact(ctx.db, ctx.viewer, ctx.agent, {
+    text: input.text,
+    scope: input.scope,
+    channelId: input.channel,
+  });
+  switch (result.status) {
+    case "created":
+      ctx.refresh();
+      return { status: "success", message: `${ctx.agent.name} will remember that.` };
+    case "deduplicated":
+      ctx.refresh();
+      return { status: "success", message: `${ctx.agent.name} already knew that; it is marked as fresh again.` };
+    case "invalid_fact":
+      return { status: "invalid_data", message: "Write the fact first." };
+    case "looks_like_secret":
+      return { status: "invalid_data", message: secretMessage(result.what) };
+    case "memory_full":
+      return { status: "failed", message: fullMessage(ctx.agent.name) };
+    case "not_allowed":
+      return { status: "failed", message: "You can't keep a fact there." };
+  }
+});
+
+export const correctFactAction = agentAction(correctFactInput, async (ctx, input): Promise<FactActionState> => {
+  const result = await correctFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.version, input.text);
+  switch (result.status) {
+    case "corrected":
+      ctx.refresh();
+      return { status: "success", message: "Corrected." };
+    case "unchanged":
+      return { status: "success", message: "Nothing changed." };
+    case "stale":
+      return {
+        status: "stale",
+        message: "Someone changed this fact while you were editing it.",
+        current: result.current,
+      };
+    case "duplicate":
+      return { status: "failed", message: `${ctx.agent.name} already has a fact with this text here.` };
+    case "invalid_fact":
+      return { status: "invalid_data", message: "A fact can't be empty." };
+    case "looks_like_secret":
+      return { status: "invalid_data", message: secretMessage(result.what) };
+    case "not_found":
+      return { status: "failed", message: NOT_FOUND };
+  }
+});
+
+export const pinFactAction = agentAction(pinFactInput, async (ctx, input): Promise<FactActionState> => {
+  const result = await setPinned(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.pinned);
+  if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
+  ctx.refresh();
+  return { status: "success", message: input.pinned ? "Pinned." : "Unpinned." };
+});
+
+export const forgetFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+  const result = await forgetFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
+  if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
+  ctx.refresh();
+  return { status: "success", message: "Forgotten." };
+});
+
+export const restoreFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+  const result = await restoreFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
+  switch (result.status) {
+    case "restored":
+      ctx.refresh();
+      return { status: "success", message: "Restored." };
+    case "duplicate":
+      return { status: "failed", message: `${ctx.agent.name} already remembers a fact with this text.` };
+    case "memory_full":
+      return { status: "failed", message: fullMessage(ctx.agent.name) };
+    case "not_found":
+      return { status: "failed", message: NOT_FOUND };
+  }
+});
+
+export const purgeFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+  const result = await purgeFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
+  if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
+  ctx.refresh();
+  return { status: "success", message: "Forgotten for good." };
+});
+
+export const factHistoryAction = agentAction(
+  factTarget,
+  async (ctx, input): Promise<HistoryState> => {
+    const events = await factHistory(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
+    if (!events.length) return { status: "failed", message: "There is no such fact you can see." };
+    return { status: "success", events };
+  },
+);

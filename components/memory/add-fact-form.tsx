@@ -1,0 +1,103 @@
+"use client";
+
+import { useActionState, useEffect, useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import type { FactActionState } from "@/lib/actions/memory-states";
+import { FactTextArea } from "./fact-text-area";
+import { useMemory } from "./memory-context";
+
+type Channel = { id: string; label: string };
+
+/** Tell the agent a fact: for yourself, a channel you can read, or (owners) the whole workspace. */
+export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel[]; canWriteWorkspace: boolean }) {
+  const { actions, workspace, agent, agentName } = useMemory();
+  const [text, setText] = useState("");
+  const [scope, setScope] = useState<"person" | "workspace" | "channel">("person");
+  const [state, submit, pending] = useActionState<FactActionState, FormData>(
+    (_previous, formData) => actions.addFact(formData),
+    { status: "idle" },
+  );
+  const channelId = useId();
+
+  useEffect(() => {
+    if (state.status === "success") setText("");
+  }, [state]);
+
+  return (
+    <form action={submit} className="flex flex-col gap-4" aria-labelledby="add-fact-heading">
+      <h2 id="add-fact-heading" className="text-lg font-semibold">
+        Add a fact
+      </h2>
+      <input type="hidden" name="workspace" value={workspace} />
+      <input type="hidden" name="agent" value={agent} />
+      <FactTextArea label="Fact" name="text" value={text} onChange={setText} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-sm font-medium text-slate-800">Who it is for</legend>
+        <div className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
+          <ScopeOption value="person" label="Just me" checked={scope === "person"} onSelect={setScope} />
+          {canWriteWorkspace ? (
+            <ScopeOption value="workspace" label="This workspace" checked={scope === "workspace"} onSelect={setScope} />
+          ) : null}
+          {channels.length ? (
+            <ScopeOption value="channel" label="A channel" checked={scope === "channel"} onSelect={setScope} />
+          ) : null}
+        </div>
+      </fieldset>
+      {scope === "channel" ? (
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={channelId} className="text-sm font-medium text-slate-800">
+            Channel
+          </label>
+          <select
+            id={channelId}
+            name="channel"
+            className="min-h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
+            defaultValue={channels[0]?.id}
+          >
+            {channels.map((channel) => (
+              <option key={channel.id} value={channel.id}>
+                {channel.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <p className="text-xs text-slate-500">
+        Facts you add are pinned, so {agentName} recalls them before its own notes.
+      </p>
+      {state.status === "success" ? (
+        <p role="status" className="text-sm text-green-800">
+          {state.message}
+        </p>
+      ) : state.status !== "idle" ? (
+        <p role="alert" aria-label="Add fact problem" className="text-sm text-red-700">
+          {state.message}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" disabled={pending || !text.trim()}>
+          {pending ? "Remembering…" : "Remember"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ScopeOption({
+  value,
+  label,
+  checked,
+  onSelect,
+}: {
+  value: "person" | "workspace" | "channel";
+  label: string;
+  checked: boolean;
+  onSelect: (value: "person" | "workspace" | "channel") => void;
+}) {
+  return (
+    <label className="inline-flex min-h-8 items-center gap-2">
+      <input type="radio" name="scope" value={value} checked={checked} onChange={() => onSelect(value)} />
+      {label}
+    </label>
+  );
+}

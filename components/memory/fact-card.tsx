@@ -1,0 +1,259 @@
+"use client";
+
+import { useId, useOptimistic, useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { useToast } from "@/components/ui/toast";
+import { FactHistory } from "./fact-history";
+import { FactTextArea } from "./fact-text-area";
+import { useMemory } from "./memory-context";
+
+/** One fact as the page shows it: only what the person may see, and whether they may change it. */
+export type FactView = {
+  id: string;
+  body: string;
+  scope: "workspace" | "channel" | "person";
+  /** "#support" for a channel fact. */
+  channelLabel: string | null;
+  /** The agent's name, or "Told by Olivia Owen". */
+  keptBy: string;
+  sourceLabel: string | null;
+  corrected: boolean;
+  pinned: boolean;
+  version: number;
+  updatedAt: string;
+  canChange: boolean;
+};
+
+export function FactCard({ fact }: { fact: FactView }) {
+  const { actions, workspace, agent, now } = useMemory();
+  const toast = useToast();
+  const [pinned, setOptimisticPinned] = useOptimistic(fact.pinned);
+  const [hidden, setHidden] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [pinPending, startPin] = useTransition();
+  const [forgetPending, startForget] = useTransition();
+  const bodyId = useId();
+  const target = { workspace, agent, factId: fact.id };
+  const short = fact.body.length > 80 ? `${fact.body.slice(0, 79)}…` : fact.body;
+
+  function togglePin() {
+    setError(null);
+    startPin(async () => {
+      setOptimisticPinned(!pinned);
+      const result = await actions.pinFact({ ...target, pinned: !pinned });
+      if (result.status !== "success") setError(messageOf(result));
+    });
+  }
+
+  function forget() {
+    setConfirming(false);
+    setError(null);
+    setHidden(true);
+    startForget(async () => {
+      const result = await actions.forgetFact(target);
+      if (result.status !== "success") {
+        setHidden(false);
+        setError(messageOf(result));
+        return;
+      }
+      toast({
+        message: `Forgot “${short}”.`,
+        tone: "info",
+        action: {
+          label: "Undo",
+          run: () => {
+            void actions.restoreFact(target).then((undo) => {
+              if (undo.status !== "success") toast({ message: messageOf(undo), tone: "error" });
+            });
+          },
+        },
+      });
+    });
+  }
+
+  if (hidden) return null;
+
+  return (
+    <li
+      aria-labelledby={bodyId}
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      data-fact-id={fact.id}
+    >
+      <div className="flex items-start gap-2">
+        {pinned ? (
+          <span role="img" aria-label="Pinned" title="Pinned: recalled before unpinned facts" className="mt-1 text-amber-600">
+            <PinIcon />
+          </span>
+        ) : null}
+        {editing ? (
+          <EditFact fact={fact} onDone={() => setEditing(false)} />
+        ) : (
+          <p id={bodyId} className="min-w-0 flex-1 break-words whitespace-pre-wrap text-slate-900">
+            {fact.body}
+          </p>
+        )}
+      </div>
+
+      <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+        {fact.channelLabel ? (
+          <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">{fact.channelLabel}</span>
+        ) : null}
+        <span>{fact.keptBy}</span>
+        {fact.sourceLabel ? (
+          <span>
+            from {fact.sourceLabel}
+            {fact.corrected ? " (corrected)" : ""}
+          </span>
+        ) : null}
+        <span aria-hidden>·</span>
+        <RelativeTime iso={fact.updatedAt} now={now} />
+      </p>
+
+      {error ? (
+        <p role="alert" aria-label="Fact problem" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap gap-1">
+        {fact.canChange && !editing ? (
+          <>
+            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={togglePin} disabled={pinPending}>
+              {pinned ? "Unpin" : "Pin"}
+            </Button>
+            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+            <Button
+              variant="ghost"
+              className="min-h-8 px-2 text-xs text-red-700"
+              onClick={() => setConfirming(true)}
+              disabled={forgetPending}
+            >
+              Forget
+            </Button>
+          </>
+        ) : null}
+        <Button
+          variant="ghost"
+          className="min-h-8 px-2 text-xs"
+          aria-expanded={showHistory}
+          onClick={() => setShowHistory((open) => !open)}
+        >
+          History
+        </Button>
+      </div>
+
+      {showHistory ? <FactHistory factId={fact.id} version={fact.version} pinned={pinned} /> : null}
+
+      <ConfirmDialog
+        open={confirming}
+        title="Forget this fact?"
+        confirmLabel="Forget"
+        onConfirm={forget}
+        onCancel={() => setConfirming(false)}
+      >
+        <blockquote className="mb-3 border-l-4 border-slate-300 pl-3 italic">{fact.body}</blockquote>
+        <p>The agent stops recalling it at once. You can restore it from Recently forgotten for 7 days.</p>
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" fill="currentColor" aria-hidden>
+      <path d="M10.5 1.5 14.5 5.5 12.9 6.2 10.6 8.5 10.9 11.8 9.5 13.2 6.7 10.4 2.9 14.2 1.8 13.1 5.6 9.3 2.8 6.5 4.2 5.1 7.5 5.4 9.8 3.1Z" />
+    </svg>
+  );
+}
+
+function messageOf(result: { status: string; message?: string }): string {
+  return result.message ?? "Something went wrong. Try again.";
+}
+
+/** Edit in place. A save names the version it started from; a conflict shows the current text to decide on. */
+function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
+  const { actions, workspace, agent } = useMemory();
+  const [text, setText] = useState(fact.body);
+  const [version, setVersion] = useState(fact.version);
+  const [conflict, setConflict] = useState<{ body: string; version: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startSave] = useTransition();
+
+  function save() {
+    setError(null);
+    startSave(async () => {
+      const result = await actions.correctFact({ workspace, agent, factId: fact.id, version, text });
+      if (result.status === "success") return onDone();
+      if (result.status === "stale") {
+        setConflict(result.current);
+        return;
+      }
+      setError(messageOf(result));
+    });
+  }
+
+  return (
+    <form
+      className="flex min-w-0 flex-1 flex-col gap-2"
+      aria-label="Edit fact"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onDone();
+      }}
+    >
+      <FactTextArea label="Fact text" value={text} onChange={setText} autoFocus />
+      {conflict ? (
+        <div role="alert" aria-label="Edit conflict" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+          <p className="font-medium">Someone changed this fact while you were editing it. It now reads:</p>
+          <blockquote className="my-2 border-l-4 border-amber-300 pl-3">{conflict.body}</blockquote>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={() => {
+                setText(conflict.body);
+                setVersion(conflict.version);
+                setConflict(null);
+              }}
+            >
+              Use their text
+            </Button>
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={() => {
+                setVersion(conflict.version);
+                setConflict(null);
+              }}
+            >
+              Keep mine and edit on
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {error ? (
+        <p role="alert" aria-label="Edit problem" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <div className="flex gap-2">
+        <Button type="submit" disabled={pending || conflict !== null}>
+          {pending ? "Saving…" : "Save"}
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import type { MemoryPageParams } from "@/lib/validation/memory";
+
+const selectClass = "min-h-10 rounded-md border border-slate-300 bg-white px-2 text-sm";
+
+/**
+ * Search and filters as a plain GET form: the URL keeps them, so a filtered view
+ * can be shared and the back button works, with or without JavaScript.
+ */
+export function FactFilters({
+  params,
+  channels,
+  agentName,
+  clearHref,
+}: {
+  params: MemoryPageParams;
+  channels: { id: string; label: string }[];
+  agentName: string;
+  clearHref: string;
+}) {
+  const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source);
+  return (
+    <form method="get" role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="filter-q" className="text-sm font-medium text-slate-800">
+          Search facts
+        </label>
+        <input
+          id="filter-q"
+          name="q"
+          type="search"
+          defaultValue={params.q ?? ""}
+          placeholder="Words in the fact"
+          className="min-h-10 rounded-md border border-slate-300 bg-white px-3 text-base sm:text-sm"
+        />
+      </div>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        <Select id="filter-scope" label="Scope" name="scope" value={params.scope}>
+          <option value="">All scopes</option>
+          <option value="workspace">Workspace</option>
+          <option value="channel">Conversations</option>
+          <option value="person">Just you</option>
+        </Select>
+        <Select id="filter-channel" label="Channel" name="channel" value={params.channel}>
+          <option value="">All channels</option>
+          {channels.map((channel) => (
+            <option key={channel.id} value={channel.id}>
+              {channel.label}
+            </option>
+          ))}
+        </Select>
+        <Select id="filter-pinned" label="Pinned" name="pinned" value={params.pinned}>
+          <option value="">Pinned or not</option>
+          <option value="yes">Pinned</option>
+          <option value="no">Not pinned</option>
+        </Select>
+        <Select id="filter-kept" label="Kept by" name="kept" value={params.kept}>
+          <option value="">Anyone</option>
+          <option value="agent">{agentName}</option>
+          <option value="people">People</option>
+        </Select>
+        <Select id="filter-source" label="Source" name="source" value={params.source}>
+          <option value="">Any source</option>
+          <option value="message">A message</option>
+          <option value="session">A session</option>
+          <option value="person">A person</option>
+        </Select>
+      </div>
+      <div className="flex items-center gap-3">
+        <Button type="submit" variant="secondary">
+          Apply
+        </Button>
+        {filtered ? (
+          <Link href={clearHref} className="text-sm text-brand-700 underline-offset-4 hover:underline">
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function Select({
+  id,
+  label,
+  name,
+  value,
+  children,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string | undefined;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={selectClass}>
+        {children}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import Link from "next/link";
+import { FactCard, type FactView } from "./fact-card";
+
+/** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
+export function FactGroup({
+  id,
+  title,
+  description,
+  count,
+  facts,
+  olderHref,
+  newestHref,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  count: number;
+  facts: FactView[];
+  olderHref: string | null;
+  newestHref: string | null;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-baseline gap-x-3">
+        <h2 id={`${id}-heading`} className="text-lg font-semibold">
+          {title} <span className="text-sm font-normal text-slate-500">({count})</span>
+        </h2>
+        <p className="text-sm text-slate-600">{description}</p>
+      </div>
+      {facts.length === 0 ? (
+        <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No facts here.</p>
+      ) : (
+        <ul aria-label={`${title} facts`} className="flex flex-col gap-2">
+          {facts.map((fact) => (
+            <FactCard key={`${fact.id}:${fact.version}`} fact={fact} />
+          ))}
+        </ul>
+      )}
+      {olderHref || newestHref ? (
+        <nav aria-label={`${title} pages`} className="flex gap-4 text-sm">
+          {newestHref ? (
+            <Link href={newestHref} className="text-brand-700 underline-offset-4 hover:underline">
+              ← Newest {title.toLowerCase()} facts
+            </Link>
+          ) : null}
+          {olderHref ? (
+            <Link href={olderHref} className="text-brand-700 underline-offset-4 hover:underline">
+              Older {title.toLowerCase()} facts →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

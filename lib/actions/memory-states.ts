@@ -1,0 +1,19 @@
+/** The small typed answers of the Memory page's server actions: what the page needs, never a row. */
+export type FactActionState =
+  | { status: "idle" }
+  | { status: "success"; message: string }
+  | { status: "stale"; message: string; current: { body: string; version: number } }
+  | { status: "failed" | "invalid_data"; message: string };
+
+export type HistoryEntry = {
+  kind: string;
+  actorName: string;
+  actorKind: string;
+  before: string | null;
+  after: string | null;
+  at: string;
+};
+
+export type HistoryState =
+  | { status: "success"; events: HistoryEntry[] }
+  | { status: "failed" | "invalid_data"; message: string };

@@ -1,0 +1,13 @@
+import { and, eq } from "drizzle-orm";
+import type { Conn } from "@/db/client";
+import { agents } from "@/db/schema";
+
+/** An agent of this workspace by its handle, or null (another workspace's agent is not found either). */
+export async function agentByHandle(db: Conn, workspaceId: string, handle: string) {
+  const [agent] = await db
+    .select({ id: agents.id, handle: agents.handle, name: agents.name, workspaceId: agents.workspaceId })
+    .from(agents)
+    .where(and(eq(agents.workspaceId, workspaceId), eq(agents.handle, handle)))
+    .limit(1);
+  return agent ?? null;
+}

@@ -1,0 +1,58 @@
+/**
+ * The shapes the Memory page accepts: its URL (filters, cursors, preview) and its
+ * server actions' inputs. Forms send strings, so numbers and booleans are coerced.
+ */
+import { z } from "zod";
+import { MAX_FACT } from "@/lib/memory/rules";
+
+const id = z.string().trim().min(1).max(200);
+
+/** Where an action acts: the workspace and the agent (by handle). Every action names them. */
+export const agentTarget = z.object({ workspace: id, agent: id });
+
+export const factTarget = agentTarget.extend({ factId: id });
+
+const factText = z
+  .string({ error: "Write the fact first." })
+  .max(MAX_FACT * 4, `A fact is at most ${MAX_FACT} characters.`);
+
+export const addFactInput = agentTarget.extend({
+  text: factText,
+  scope: z.enum(["person", "workspace", "channel"], { error: "Choose who the fact is for." }),
+  channel: z.string().max(200).optional(),
+});
+
+export const correctFactInput = factTarget.extend({
+  version: z.coerce.number().int().min(1),
+  text: factText,
+});
+
+export const pinFactInput = factTarget.extend({
+  pinned: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),
+});
+
+/** The Memory page's URL. Anything unrecognised is dropped, never an error: a bad link still opens the page. */
+export const memoryPageParams = z.object({
+  q: z.string().max(200).optional().catch(undefined),
+  scope: z.enum(["workspace", "channel", "person"]).optional().catch(undefined),
+  channel: z.string().max(200).optional().catch(undefined),
+  pinned: z.enum(["yes", "no"]).optional().catch(undefined),
+  kept: z.enum(["agent", "people"]).optional().catch(undefined),
+  source: z.enum(["message", "session", "person"]).optional().catch(undefined),
+  preview: z.string().max(200).optional().catch(undefined),
+  after_workspace: z.string().max(500).optional().catch(undefined),
+  after_channel: z.string().max(500).optional().catch(undefined),
+  after_person: z.string().max(500).optional().catch(undefined),
+});
+
+export type MemoryPageParams = z.infer<typeof memoryPageParams>;
+
+/** Search params as Next gives them (a repeated key is an array): first values only. */
+export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first !== "") out[key] = first;
+  }
+  return out;
+}
