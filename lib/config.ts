@@ -41,6 +41,10 @@ const rules = {
     schema: z.string().regex(AGENT_KEY).optional(),
     accepts: "an agent key: mnemo_ followed by at least 32 of A-Z a-z 0-9 _ -",
   },
+  MNEMO_API_RATE_LIMIT: {
+    schema: z.coerce.number().int().min(1).default(1200),
+    accepts: "requests per minute per agent key, a whole number of at least 1",
+  },
   AUTH_SECRET: {
     schema: z.string().min(32).optional(),
     accepts: "at least 32 random characters (make one with: openssl rand -base64 33)",

@@ -1,0 +1,77 @@
+/**
+ * Who is calling the agent API: `Authorization: Bearer mnemo_…`, looked up by its
+ * SHA-256 hash. A missing, malformed, unknown or revoked key gets the same 401, so
+ * the answer never tells which keys exist. Revoking works at once: every request
+ * reads the key row.
+ */
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Conn } from "@/db/client";
+import { agentKeys, agents } from "@/db/schema";
+import { AGENT_KEY_PATTERN, hashAgentKey } from "./agent-keys";
+import { apiError } from "./errors";
+
+/** The agent a request acts for, and the key it used. */
+export type AgentContext = {
+  keyId: string;
+  agentId: string;
+  workspaceId: string;
+  handle: string;
+  name: string;
+};
+
+/** "last used" is written at most this often per key, so a busy key does not write on every call. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+const unauthorized = () =>
+  apiError(401, "unauthorized", "Send a valid agent key as `Authorization: Bearer mnemo_…`. Revoked keys stop working.", {
+    "WWW-Authenticate": 'Bearer realm="mnemo"',
+  });
+
+/** The key in an Authorization header, or null when there is none of the right shape. */
+export function bearerKey(header: string | null): string | null {
+  const match = header?.match(/^\s*Bearer\s+(\S+)\s*$/i);
+  const key = match?.[1];
+  return key && AGENT_KEY_PATTERN.test(key) ? key : null;
+}
+
+export async function authenticateAgent(db: Conn, request: Request, now: Date = new Date()): Promise<AgentContext> {
+  const key = bearerKey(request.headers.get("authorization"));
+  if (!key) throw unauthorized();
+  const [row] = await db
+    .select({
+      keyId: agentKeys.id,
+      agentId: agents.id,
+      workspaceId: agents.workspaceId,
+      handle: agents.handle,
+      name: agents.name,
+      lastUsedAt: agentKeys.lastUsedAt,
+    })
+    .from(agentKeys)
+    .innerJoin(agents, eq(agents.id, agentKeys.agentId))
+    .where(and(eq(agentKeys.hash, hashAgentKey(key)), isNull(agentKeys.revokedAt)))
+    .limit(1);
+  if (!row) throw unauthorized();
+
+  const { lastUsedAt, ...agent } = row;
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+  if (!lastUsedAt || lastUsedAt < stale) await touchKey(db, agent.keyId, now.toISOString(), stale);
+  return agent;
+}
+
+/**
+ * Records that a key was used. In a transaction so it takes its turn with other
+ * writers of the file (see db/client.ts); the WHERE makes concurrent touches
+ * write once. A failure here must not fail the request.
+ */
+async function touchKey(db: Conn, keyId: string, at: string, stale: string): Promise<void> {
+  try {
+    await db.transaction((tx) =>
+      tx
+        .update(agentKeys)
+        .set({ lastUsedAt: at })
+        .where(and(eq(agentKeys.id, keyId), or(isNull(agentKeys.lastUsedAt), lt(agentKeys.lastUsedAt, stale)))),
+    );
+  } catch (error) {
+    console.error("Agent API: could not record that a key was used", error);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The agent API's one error shape (SPEC §5): `{"error": {"code", "message"}}` with
+ * a fitting status. Known problems are ApiErrors; a zod error is a 422 naming the
+ * field; anything else is a 500 with a generic message, the detail only in the log.
+ */
+import { ZodError } from "zod";
+import type { ErrorCode } from "@/lib/validation/agent-api";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function apiError(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers?: Record<string, string>,
+): ApiError {
+  return new ApiError(status, code, message, headers);
+}
+
+/** Responses of the API are about one agent's memory: never cached anywhere. */
+export const NO_STORE = { "Cache-Control": "no-store" } as const;
+
+/** A JSON response with the API's headers. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+/** A zod error as one sentence that names the first field at fault. */
+export function describeZodError(error: ZodError): string {
+  const [issue] = error.issues;
+  if (!issue) return "The request is not valid.";
+  if (issue.code === "unrecognized_keys") {
+    const where = issue.path.length ? ` in ${issue.path.join(".")}` : "";
+    const keys = issue.keys.map((key) => JSON.stringify(key)).join(", ");
+    return `Unknown field${issue.keys.length > 1 ? "s" : ""}${where}: ${keys}. Send only the documented fields.`;
+  }
+  const field = issue.path.length ? issue.path.join(".") : "the body";
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? "s" : ""})` : "";
+  return `${field}: ${issue.message}${more}.`;
+}
+
+/** Any error as the API's answer to it. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ZodError) return apiError(422, "invalid_request", describeZodError(error));
+  console.error("Agent API: unexpected error", error);
+  return apiError(500, "internal_error", "Something went wrong on our side. Try again in a moment.");
+}
+
+export function errorResponse(error: unknown): Response {
+  const { status, code, message, headers } = toApiError(error);
+  return json({ error: { code, message } }, status, headers);
+}

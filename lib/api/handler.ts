@@ -1,0 +1,38 @@
+/**
+ * The one way an agent API route runs, in a fixed order: parse the request (400,
+ * 413, 422), check the key (401), count it against the rate limit (429), then act
+ * — where loading answers 404, the rules 403, and the store the rest. Whatever
+ * goes wrong becomes the API's error envelope; nothing escapes as a stack trace.
+ */
+import type { Db } from "@/db/client";
+import { getDb } from "@/db";
+import { readConfig } from "@/lib/config";
+import { authenticateAgent, type AgentContext } from "./auth";
+import { errorResponse } from "./errors";
+import { enforceRateLimit } from "./rate-limit";
+
+/** A route's helpers: the validated input, the calling agent, and the database. */
+export type AgentCall<Input> = { input: Input; agent: AgentContext; db: Db };
+
+/** Checks the key and the rate limit for a request that has already been parsed. */
+export async function admitAgent(db: Db, request: Request): Promise<AgentContext> {
+  const agent = await authenticateAgent(db, request);
+  await enforceRateLimit(db, agent.keyId, readConfig().MNEMO_API_RATE_LIMIT);
+  return agent;
+}
+
+export function agentRoute<Input, Context = unknown>(
+  parse: (request: Request, context: Context) => Input | Promise<Input>,
+  act: (call: AgentCall<Input>) => Promise<Response>,
+): (request: Request, context: Context) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      const input = await parse(request, context);
+      const db = getDb();
+      const agent = await admitAgent(db, request);
+      return await act({ input, agent, db });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

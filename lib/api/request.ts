@@ -1,0 +1,74 @@
+/**
+ * Reading what an agent sent: a JSON body of at most 16 KiB, or query parameters,
+ * always parsed with a zod schema, never cast. Malformed → 400, too large → 413,
+ * the wrong shape → 422 naming the field.
+ */
+import type { z } from "zod";
+import { apiError } from "./errors";
+
+/** The largest request body the API reads, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const tooLarge = () =>
+  apiError(413, "too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
+
+/** The body's bytes, refusing anything over the limit without reading it all. */
+async function readBody(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The JSON body, validated by `schema`. */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const bytes = await readBody(request);
+  let value: unknown;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    value = JSON.parse(text);
+  } catch {
+    throw apiError(400, "malformed_request", "The body is not valid JSON. Send a JSON object encoded as UTF-8.");
+  }
+  return schema.parse(value);
+}
+
+/**
+ * The named query parameters, validated by `schema`. Parameters the schema does not
+ * name are ignored (a caller cannot claim a place's kind or people); one given
+ * twice is refused rather than guessed.
+ */
+export function parseQuery<S extends z.ZodType>(
+  request: Request,
+  names: readonly string[],
+  schema: S,
+  extra: Record<string, unknown> = {},
+): z.output<S> {
+  const params = new URL(request.url).searchParams;
+  const values: Record<string, unknown> = { ...extra };
+  for (const name of names) {
+    const all = params.getAll(name);
+    if (all.length > 1) throw apiError(422, "invalid_request", `${name}: give it once, not ${all.length} times.`);
+    if (all.length === 1) values[name] = all[0];
+  }
+  return schema.parse(values);
+}

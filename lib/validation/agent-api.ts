@@ -1,0 +1,160 @@
+/**
+ * The agent API's inputs and outputs (SPEC §5), as zod schemas. The REST routes
+ * validate with them, the MCP tools take them as their input schemas, and the
+ * OpenAPI document is generated from them — one definition, three uses.
+ */
+import { z } from "zod";
+import { SCOPES } from "@/lib/memory/rules";
+
+/** Ids and short labels: no control characters (NUL and friends break logs and prompts). */
+const NO_CONTROLS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
+const id = (what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .max(200, `${what} is at most 200 characters`)
+    .regex(NO_CONTROLS, `${what} must not contain control characters`);
+
+const channel = id("channel").describe(
+  "The id of the channel (or DM) the conversation is in. Mnemo derives the place from its own channel table.",
+);
+const asker = id("asker").describe(
+  "The user id of the person the agent is answering, if any. They must be able to read the channel.",
+);
+
+/** `GET /api/v1/recall` and the MCP tool `recall`. Any other parameter (such as `kind` or `people`) is ignored. */
+export const recallInput = z.object({ channel, asker: asker.optional() });
+export type RecallInput = z.infer<typeof recallInput>;
+
+/** The body of `POST /api/v1/memories` and the MCP tool `remember`. */
+export const rememberInput = z
+  .strictObject({
+    channel,
+    asker: asker.optional(),
+    fact: z
+      .string()
+      .describe(
+        "One short fact in plain words, one paragraph. Whitespace is collapsed; past 500 characters it is cut. " +
+          "Never a secret: text that looks like a password, token or key is refused.",
+      ),
+    scope: z
+      .enum(SCOPES)
+      .optional()
+      .describe(
+        "The scope you would like. You get it only when the conversation allows it: `workspace` only from a " +
+          "public channel; otherwise the narrowest scope that fits (`narrowed` says so).",
+      ),
+    private: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when this turn read something the whole workspace can't read: the fact is then kept as the " +
+          "asker's own (scope person), wherever it was said. Needs `asker`.",
+      ),
+    source: z
+      .strictObject({
+        kind: z.enum(["message", "session"]).describe("A message in a conversation, or a working session."),
+        ref: id("source.ref").optional().describe("Your id for the message or session, kept with the fact."),
+        label: z
+          .string()
+          .max(200)
+          .regex(NO_CONTROLS, "source.label must not contain control characters")
+          .optional()
+          .describe("Accepted but not stored: Mnemo writes the source label itself from the channel and the asker."),
+      })
+      .optional()
+      .describe("Where the fact came from. Defaults to a message."),
+  })
+  .refine((body) => !body.private || body.asker !== undefined, {
+    path: ["asker"],
+    message: "private: true needs an asker, whose own fact it becomes",
+  });
+export type RememberInput = z.infer<typeof rememberInput>;
+
+/** `DELETE /api/v1/memories/{id}` and the MCP tool `forget`. */
+export const forgetInput = z.object({
+  id: id("id").describe("The id of the fact to forget, as recall gave it."),
+  channel,
+  asker: asker.optional(),
+});
+export type ForgetInput = z.infer<typeof forgetInput>;
+
+// --- Outputs ---
+
+export const memory = z
+  .object({
+    id: z.string(),
+    agent_id: z.string(),
+    scope: z.enum(SCOPES),
+    scope_ref: z.string().describe("'' for workspace facts, the channel id or the person's user id otherwise."),
+    scope_label: z.string().nullable().describe("The channel's name (#support) or the person's name."),
+    body: z.string(),
+    source_kind: z.enum(["message", "session", "person"]),
+    source_ref: z.string().nullable(),
+    source_label: z.string().nullable().describe('Who said it where: "@ana in #support".'),
+    source_channel_id: z.string().nullable(),
+    created_by: z.string(),
+    created_by_kind: z.enum(["agent", "user"]),
+    pinned: z.boolean(),
+    created_at: z.string().describe("ISO 8601, UTC."),
+    updated_at: z.string().describe("ISO 8601, UTC."),
+  })
+  .describe("A fact as agents receive it.");
+
+export const place = z
+  .object({
+    channel_id: z.string(),
+    kind: z.enum(["public", "private", "dm"]),
+    people: z.array(z.string()).describe("The channel's people for a DM or private channel; the asker for a public one."),
+  })
+  .describe("Where the recall happens, as Mnemo derived it.");
+
+export const recallOutput = z.object({
+  place,
+  facts: z.array(memory).describe("At most 40, pinned first, then the most recently updated."),
+  section: z
+    .string()
+    .nullable()
+    .describe("The facts as a ready prompt section (\"## What you remember\"), or null when there are none."),
+});
+export type RecallOutput = z.infer<typeof recallOutput>;
+
+export const rememberOutput = z.object({
+  memory,
+  narrowed: z.boolean().describe("True when you asked for a scope and the conversation only allowed a narrower one."),
+  deduplicated: z
+    .boolean()
+    .describe("True when the same fact was already kept in this scope: it was refreshed, not added."),
+});
+export type RememberOutput = z.infer<typeof rememberOutput>;
+
+export const forgetOutput = z.object({ forgotten: z.literal(true), id: z.string() });
+
+export const ERROR_CODES = [
+  "malformed_request",
+  "unauthorized",
+  "forbidden",
+  "cannot_read",
+  "not_found",
+  "channel_not_found",
+  "asker_not_member",
+  "method_not_allowed",
+  "memory_full",
+  "too_large",
+  "invalid_request",
+  "invalid_fact",
+  "looks_like_secret",
+  "rate_limited",
+  "internal_error",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string().describe("What went wrong and what to do about it."),
+    }),
+  })
+  .describe("Every error has this shape.");
