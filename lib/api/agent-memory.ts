@@ -1,0 +1,148 @@
+/**
+ * What an agent can do with its memory — recall, remember, forget — once, for both
+ * transports: the REST routes under app/api/v1 and the MCP tools in lib/api/mcp.ts
+ * call these with input their shared zod schemas already validated. Each derives
+ * the place from Mnemo's own tables (SPEC §3.1), applies the rules through the data
+ * layer, and answers in the wire shape; every refusal is an ApiError.
+ */
+import { eq } from "drizzle-orm";
+import type { Conn } from "@/db/client";
+import { users } from "@/db/schema";
+import { PlaceError, derivePlace, handleOf, type PlaceInfo } from "@/lib/memory/place";
+import { MAX_FACTS, memorySection, narrowed, scopeFor, scopeLabelFor, sourceLabelFor, toMemory } from "@/lib/memory/rules";
+import { recall } from "@/lib/memory/store";
+import { agentForget, remember } from "@/lib/memory/writes";
+import type {
+  ForgetInput,
+  RecallInput,
+  RecallOutput,
+  RememberInput,
+  RememberOutput,
+} from "@/lib/validation/agent-api";
+import type { AgentContext } from "./auth";
+import { apiError } from "./errors";
+
+const PLACE_REFUSALS = {
+  channel_not_found: [404, "There is no such channel in this workspace. Use the id of a channel of your own workspace."],
+  asker_not_member: [404, "There is no such person in this workspace. Send the user id of the person you are answering, or no asker."],
+  cannot_read: [403, "The asker cannot read this channel, so nothing is recalled or kept for them here."],
+} as const;
+
+/** The place the agent is in, or the API's refusal: 404 for a channel or person it cannot know, 403 for an asker who can't read there. */
+async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: string | undefined): Promise<PlaceInfo> {
+  try {
+    return await derivePlace(db, agent.workspaceId, channel, asker ?? null);
+  } catch (error) {
+    if (!(error instanceof PlaceError)) throw error;
+    const [status, message] = PLACE_REFUSALS[error.code];
+    throw apiError(status, error.code, message);
+  }
+}
+
+/** The facts to recall here (≤ 40, recall order, wire shape), and the prompt section. */
+export async function recallForAgent(db: Conn, agent: AgentContext, input: RecallInput): Promise<RecallOutput> {
+  const { place } = await placeOf(db, agent, input.channel, input.asker);
+  const facts = await recall(db, agent.agentId, place);
+  return {
+    place: { channel_id: place.channelId, kind: place.kind, people: place.people },
+    facts: facts.map(toMemory),
+    section: memorySection(facts),
+  };
+}
+
+/** The name a person fact's scope label shows: the asker's, or else the person's own. */
+async function personName(db: Conn, personId: string, info: PlaceInfo): Promise<string> {
+  if (info.asker?.id === personId) return info.asker.name;
+  const [person] = await db
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, personId))
+    .limit(1);
+  return person?.name ?? (person ? handleOf(person.email) : personId);
+}
+
+export type RememberAnswer = { status: 200 | 201; body: RememberOutput };
+
+/**
+ * Keeps a fact where the conversation allows (scopeFor), cleaned, within the
+ * limit, without duplicates or secrets. 201 for a new fact, 200 when an existing
+ * one was refreshed.
+ */
+export async function rememberForAgent(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
+  const info = await placeOf(db, agent, input.channel, input.asker);
+  if (input.private && !info.asker) {
+    throw apiError(422, "invalid_request", "asker: private: true needs an asker, whose own fact it becomes.");
+  }
+  const wanted = input.scope ?? null;
+  // `private` means the turn read something the whole workspace can't: the fact is the asker's alone.
+  const onlyFor = input.private && info.asker ? info.asker.id : null;
+  const granted = scopeFor(info.place, wanted, onlyFor);
+  const name = granted.scope === "person" ? await personName(db, granted.ref, info) : null;
+  const sourceKind = input.source?.kind ?? "message";
+
+  const result = await remember(db, {
+    agentId: agent.agentId,
+    workspaceId: agent.workspaceId,
+    body: input.fact,
+    scope: granted.scope,
+    scopeRef: granted.ref,
+    scopeLabel: scopeLabelFor(granted.scope, info.channel, name),
+    source: {
+      kind: sourceKind,
+      ref: input.source?.ref ?? null,
+      label: sourceLabelFor(sourceKind, info.asker?.handle ?? null, info.channel),
+      channelId: info.channel.id,
+    },
+    by: { kind: "agent", id: agent.agentId, name: agent.name },
+    pinned: false,
+  });
+
+  switch (result.status) {
+    case "created":
+    case "deduplicated":
+      return {
+        status: result.status === "created" ? 201 : 200,
+        body: {
+          memory: toMemory(result.fact),
+          narrowed: narrowed(wanted, granted.scope),
+          deduplicated: result.status === "deduplicated",
+        },
+      };
+    case "memory_full":
+      throw apiError(
+        409,
+        "memory_full",
+        `${agent.name} already keeps ${MAX_FACTS.toLocaleString("en-US")} facts, the most it may. Forget one it no longer needs, then remember this again.`,
+      );
+    case "invalid_fact":
+      throw apiError(422, "invalid_fact", "fact: the fact is empty. Send one short sentence of plain text.");
+    case "looks_like_secret":
+      throw apiError(
+        422,
+        "looks_like_secret",
+        `fact: it looks like it contains ${result.what}. Mnemo never keeps secrets; remember the fact without the credential.`,
+      );
+    default:
+      // Only writers that pass a rule of their own can be refused otherwise; agents pass none.
+      throw new Error(`remember answered ${result.status} to an agent`);
+  }
+}
+
+/**
+ * Forgets a fact by SPEC §3.5: only one the agent could recall here, never a
+ * pinned one or one a person gave. A missing fact, another agent's, and one not
+ * recallable here get the same 404.
+ */
+export async function forgetForAgent(db: Conn, agent: AgentContext, input: ForgetInput): Promise<void> {
+  const { place } = await placeOf(db, agent, input.channel, input.asker);
+  const verdict = await agentForget(db, { kind: "agent", id: agent.agentId, name: agent.name }, input.id, place);
+  if (verdict === "not_found") throw apiError(404, "not_found", "There is no such fact you can forget here.");
+  if (verdict === "forbidden") {
+    throw apiError(
+      403,
+      "forbidden",
+      "You may not forget this fact from here: people pinned or gave it, or it is a workspace fact and this is not a " +
+        "public channel. Tell the person; they can change it on the Memory page.",
+    );
+  }
+}
