@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { createClient, type Client, type Transaction } from "@libsql/client";
+import { createClient, type Client, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import type { ResultSet } from "@libsql/client";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
@@ -52,7 +52,7 @@ const transactionQueues = ((globalThis as { mnemoTransactionQueues?: Map<string,
  */
 function takeTurnsForTransactions(client: Client, file: string): void {
   const begin = client.transaction.bind(client);
-  client.transaction = async (mode) => {
+  client.transaction = async (mode?: TransactionMode) => {
     const previous = transactionQueues.get(file) ?? Promise.resolve();
     let release!: () => void;
     const turn = new Promise<void>((resolve) => (release = resolve));
