@@ -1,0 +1,305 @@
+/**
+ * The agent API's route handlers, called in process with web Requests on a real
+ * libSQL file: the check order, the error envelope for every malformed or hostile
+ * request (data unchanged), keys and revocation, the rate limit, the OpenAPI
+ * document, and the MCP endpoint through the SDK's own client.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Db } from "@/db/client";
+import { agentKeys, apiRateLimits, factEvents, facts } from "@/db/schema";
+import { seedDemo } from "@/db/seed";
+import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
+import { RATE_WINDOW_MS } from "@/lib/api/rate-limit";
+import { hostileRequests } from "@/lib/testing/hostile-requests";
+import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { rememberInput } from "@/lib/validation/agent-api";
+import * as mcpRoute from "@/app/api/mcp/route";
+import * as memoryRoute from "./memories/[id]/route";
+import * as memoriesRoute from "./memories/route";
+import * as openapiRoute from "./openapi.json/route";
+import * as recallRoute from "./recall/route";
+
+const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
+const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
+const RATE_LIMIT = 5_000;
+const BASE = "http://mnemo.test";
+
+let t: TempDb;
+const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
+const appDb = globalThis as unknown as { mnemoDb?: Db };
+
+beforeAll(async () => {
+  t = await createTempDb();
+  await seedDemo(t.db, { scout: SCOUT_KEY, echo: ECHO_KEY });
+  // The routes open the app's database from the environment, as in production.
+  process.env.DATABASE_URL = t.url;
+  process.env.MNEMO_API_RATE_LIMIT = String(RATE_LIMIT);
+  delete appDb.mnemoDb;
+});
+afterAll(() => {
+  appDb.mnemoDb?.$client.close();
+  delete appDb.mnemoDb;
+  process.env.DATABASE_URL = saved.url;
+  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
+  t.close();
+});
+
+/** Sends a request to the route handler that serves its path, as Next would. */
+async function send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Uint8Array) {
+  const request = new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined });
+  const { pathname } = new URL(request.url);
+  if (pathname === "/api/v1/recall" && method === "GET") return recallRoute.GET(request, undefined);
+  if (pathname === "/api/v1/memories" && method === "POST") return memoriesRoute.POST(request, undefined);
+  const one = pathname.match(/^\/api\/v1\/memories\/([^/]+)$/);
+  if (one && method === "DELETE") {
+    return memoryRoute.DELETE(request, { params: Promise.resolve({ id: decodeURIComponent(one[1]) }) });
+  }
+  if (pathname === "/api/v1/openapi.json" && method === "GET") return openapiRoute.GET();
+  if (pathname === "/api/mcp") return mcpRoute[method as "GET" | "POST" | "DELETE"](request);
+  throw new Error(`no route for ${method} ${path}`);
+}
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+const asJson = (key: string) => ({ ...bearer(key), "content-type": "application/json" });
+
+async function snapshot() {
+  return {
+    facts: await t.db.select().from(facts).orderBy(facts.seq),
+    events: await t.db.select().from(factEvents).orderBy(factEvents.id),
+  };
+}
+
+async function idOf(body: string): Promise<string> {
+  const [row] = await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body));
+  return row.id;
+}
+
+async function newKey(agentId = "scout"): Promise<{ id: string; key: string }> {
+  const key = generateAgentKey();
+  const id = `key_test_${Math.random().toString(36).slice(2)}`;
+  await t.db.insert(agentKeys).values({ id, agentId, name: "Test", prefix: key.slice(0, 10), hash: hashAgentKey(key) });
+  return { id, key };
+}
+
+describe("hostile and malformed requests", () => {
+  it("each gets the right 4xx in the API's envelope, naming the field, and changes nothing", async () => {
+    const table = hostileRequests({ key: SCOUT_KEY, channel: "general", asker: "ana", factId: await idOf("Releases go out on Thursdays.") });
+    const before = await snapshot();
+    const wrong: string[] = [];
+    for (const request of table) {
+      const response = await send(request.method, request.path, request.headers, request.body);
+      const text = await response.text();
+      const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
+      const fits =
+        response.status === request.status &&
+        body.error?.code === request.code &&
+        typeof body.error.message === "string" &&
+        Object.keys(body).length === 1 &&
+        Object.keys(body.error).sort().join() === "code,message" &&
+        (!request.mentions || body.error.message.includes(request.mentions)) &&
+        !/\bat .+:\d+:\d+|Error:|SQLITE|drizzle|libsql/i.test(text) &&
+        response.headers.get("content-type")?.startsWith("application/json");
+      if (!fits) wrong.push(`${request.name}: ${response.status} ${text.slice(0, 300)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("401 says how to authenticate", async () => {
+    const response = await send("GET", "/api/v1/recall?channel=general");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("an unexpected failure is a 500 with a generic message; the detail stays in the log", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const broken = { url: process.env.DATABASE_URL };
+    const db = appDb.mnemoDb;
+    try {
+      // A database that cannot open: the file's folder is a file.
+      process.env.DATABASE_URL = `file:${t.file}/nested/mnemo.db`;
+      delete appDb.mnemoDb;
+      const response = await send("GET", "/api/v1/recall?channel=general&asker=ana", bearer(SCOUT_KEY));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: { code: "internal_error", message: "Something went wrong on our side. Try again in a moment." },
+      });
+      expect(log).toHaveBeenCalled();
+    } finally {
+      process.env.DATABASE_URL = broken.url;
+      appDb.mnemoDb = db;
+      log.mockRestore();
+    }
+  });
+});
+
+describe("REST: recall, remember, forget", () => {
+  it("recall answers the place, the facts and the section, ignoring any claimed kind or people", async () => {
+    const response = await send("GET", "/api/v1/recall?channel=general&asker=ana&kind=dm&people=ana", bearer(SCOUT_KEY));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = await response.json();
+    expect(body.place).toEqual({ channel_id: "general", kind: "public", people: ["ana"] });
+    expect(body.facts.map((fact: { body: string }) => fact.body).sort()).toEqual(
+      ["Releases go out on Thursdays.", "The Enterprise plan includes SSO."].sort(),
+    );
+    expect(body.section).toMatch(/^## What you remember\n/);
+  });
+
+  it("echo's key gets 404 for acme's channels", async () => {
+    for (const channel of ["general", "dm-ana", "leadership"]) {
+      const response = await send("GET", `/api/v1/recall?channel=${channel}&asker=gina`, bearer(ECHO_KEY));
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe("channel_not_found");
+    }
+  });
+
+  it("remember answers 201, then 200 for the same fact; forget answers 204 with no body, then 404", async () => {
+    const fact = { channel: "support", asker: "max", fact: "The refund form is on the wiki.", scope: "workspace" };
+    const created = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify(fact));
+    expect(created.status).toBe(201);
+    const { memory, narrowed, deduplicated } = await created.json();
+    expect({ narrowed, deduplicated }).toEqual({ narrowed: false, deduplicated: false });
+    expect(memory).toMatchObject({ scope: "workspace", source_label: "@max in #support" });
+
+    const again = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify({ ...fact, fact: "the REFUND form is on the wiki" }));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ memory: { id: memory.id }, deduplicated: true });
+
+    const path = `/api/v1/memories/${memory.id}?channel=leadership&asker=olivia`;
+    expect((await send("DELETE", path, bearer(SCOUT_KEY))).status).toBe(403);
+    const gone = await send("DELETE", `/api/v1/memories/${memory.id}?channel=support&asker=ana`, bearer(SCOUT_KEY));
+    expect(gone.status).toBe(204);
+    expect(await gone.text()).toBe("");
+    const twice = await send("DELETE", `/api/v1/memories/${memory.id}?channel=support&asker=ana`, bearer(SCOUT_KEY));
+    expect(twice.status).toBe(404);
+    expect(await twice.json()).toEqual({ error: { code: "not_found", message: "There is no such fact you can forget here." } });
+  });
+});
+
+describe("keys", () => {
+  it("a revoked key stops working at once", async () => {
+    const { id, key } = await newKey();
+    expect((await send("GET", "/api/v1/recall?channel=general", bearer(key))).status).toBe(200);
+    await t.db.update(agentKeys).set({ revokedAt: new Date().toISOString() }).where(eq(agentKeys.id, id));
+    const response = await send("GET", "/api/v1/recall?channel=general", bearer(key));
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe("unauthorized");
+  });
+
+  it("records when a key was last used, at most once a minute", async () => {
+    const { id, key } = await newKey();
+    const lastUsed = async () => (await t.db.select().from(agentKeys).where(eq(agentKeys.id, id)))[0].lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await send("GET", "/api/v1/recall?channel=general", bearer(key));
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    await send("GET", "/api/v1/recall?channel=general", bearer(key));
+    expect(await lastUsed()).toBe(first);
+    const longAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    await t.db.update(agentKeys).set({ lastUsedAt: longAgo }).where(eq(agentKeys.id, id));
+    await send("GET", "/api/v1/recall?channel=general", bearer(key));
+    expect((await lastUsed())! > longAgo).toBe(true);
+  });
+
+  it("too many requests with one key get 429 with Retry-After; other keys go on", async () => {
+    const { id, key } = await newKey();
+    const now = Date.now();
+    // Stay clear of a window's end, where the count would start again mid-test.
+    if (now % RATE_WINDOW_MS > RATE_WINDOW_MS - 2_000) await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const windowStart = Date.now() - (Date.now() % RATE_WINDOW_MS);
+    await t.db.insert(apiRateLimits).values({ keyId: id, windowStart, count: RATE_LIMIT - 1 });
+    expect((await send("GET", "/api/v1/recall?channel=general", bearer(key))).status).toBe(200);
+    const limited = await send("GET", "/api/v1/recall?channel=general", bearer(key));
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await limited.json()).error.code).toBe("rate_limited");
+    // Every transport counts against the same key.
+    expect((await send("POST", "/api/mcp", { ...asJson(key), accept: "application/json, text/event-stream" }, "{}")).status).toBe(429);
+    expect((await send("GET", "/api/v1/recall?channel=general", bearer(SCOUT_KEY))).status).toBe(200);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("describes the three operations with schemas generated from the validators", async () => {
+    const response = await send("GET", "/api/v1/openapi.json");
+    expect(response.status).toBe(200);
+    const doc = await response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.paths["/api/v1/recall"].get.operationId).toBe("recall");
+    expect(doc.paths["/api/v1/memories"].post.operationId).toBe("remember");
+    expect(doc.paths["/api/v1/memories/{id}"].delete.operationId).toBe("forget");
+    const { $schema, ...generated } = z.toJSONSchema(rememberInput, { io: "input" });
+    expect($schema).toBeDefined();
+    expect(doc.components.schemas.RememberRequest).toEqual(generated);
+    expect(doc.components.schemas.Memory.required).toEqual([
+      "id", "agent_id", "scope", "scope_ref", "scope_label", "body", "source_kind", "source_ref",
+      "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "created_at", "updated_at",
+    ]);
+    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain("memory_full");
+    const recallParams = doc.paths["/api/v1/recall"].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required]);
+    expect(recallParams).toEqual([["channel", true], ["asker", false]]);
+  });
+});
+
+describe("MCP", () => {
+  /** The SDK's client, talking to the route handler in process. */
+  async function connectClient(key: string | null): Promise<Client> {
+    const client = new Client({ name: "test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/api/mcp`), {
+      requestInit: key ? { headers: bearer(key) } : {},
+      fetch: async (url, init) => send(init?.method ?? "GET", new URL(String(url)).pathname, Object.fromEntries(new Headers(init?.headers).entries()), init?.body as string | undefined),
+    });
+    await client.connect(transport);
+    return client;
+  }
+
+  it("lists recall, remember and forget, with the API's input schemas and a warning about secrets", async () => {
+    const client = await connectClient(SCOUT_KEY);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["forget", "recall", "remember"]);
+    const remember = tools.find((tool) => tool.name === "remember")!;
+    expect(remember.description).toMatch(/never keep secrets/i);
+    expect(Object.keys(remember.inputSchema.properties ?? {}).sort()).toEqual(
+      ["asker", "channel", "fact", "private", "scope", "source"].sort(),
+    );
+    await client.close();
+  });
+
+  it("calls each tool with the REST rules", async () => {
+    const client = await connectClient(SCOUT_KEY);
+    const recalled = await client.callTool({ name: "recall", arguments: { channel: "dm-ana", asker: "ana" } });
+    expect(recalled.isError).toBeFalsy();
+    const facts = (recalled.structuredContent as { facts: { body: string }[] }).facts.map((fact) => fact.body);
+    expect(facts.sort()).toEqual(["Ana prefers replies in Portuguese.", "Releases go out on Thursdays.", "The Enterprise plan includes SSO."].sort());
+
+    const kept = await client.callTool({ name: "remember", arguments: { channel: "dm-ana", asker: "ana", fact: "Ana likes tea.", scope: "workspace" } });
+    const { memory, narrowed } = kept.structuredContent as { memory: { id: string; scope: string }; narrowed: boolean };
+    expect([memory.scope, narrowed]).toEqual(["person", true]);
+
+    const secret = await client.callTool({ name: "remember", arguments: { channel: "dm-ana", asker: "ana", fact: "token=abcd1234efgh" } });
+    expect(secret.isError).toBe(true);
+    expect(JSON.parse((secret.content as { text: string }[])[0].text).error.code).toBe("looks_like_secret");
+
+    const pinned = await client.callTool({ name: "forget", arguments: { id: await idOf("Releases go out on Thursdays."), channel: "general" } });
+    expect(JSON.parse((pinned.content as { text: string }[])[0].text).error.code).toBe("forbidden");
+
+    const forgotten = await client.callTool({ name: "forget", arguments: { id: memory.id, channel: "dm-ana", asker: "ana" } });
+    expect(forgotten.structuredContent).toEqual({ forgotten: true, id: memory.id });
+    await client.close();
+  });
+
+  it("refuses a request without a valid key before MCP sees it", async () => {
+    await expect(connectClient(null)).rejects.toThrow();
+    const response = await send("POST", "/api/mcp", { "content-type": "application/json", accept: "application/json, text/event-stream" }, "{}");
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe("unauthorized");
+    expect((await send("GET", "/api/mcp", bearer(SCOUT_KEY))).status).toBe(405);
+  });
+});

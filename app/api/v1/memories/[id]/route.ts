@@ -1,0 +1,15 @@
+/** DELETE /api/v1/memories/<id>?channel=<id>&asker=<user id>: the agent forgets a fact, by SPEC §3.5. */
+import { forgetForAgent } from "@/lib/api/agent-memory";
+import { NO_STORE } from "@/lib/api/errors";
+import { agentRoute } from "@/lib/api/handler";
+import { parseQuery } from "@/lib/api/request";
+import { forgetInput } from "@/lib/validation/agent-api";
+
+export const DELETE = agentRoute(
+  async (request, { params }: { params: Promise<{ id: string }> }) =>
+    parseQuery(request, ["channel", "asker"], forgetInput, { id: (await params).id }),
+  async ({ input, agent, db }) => {
+    await forgetForAgent(db, agent, input);
+    return new Response(null, { status: 204, headers: NO_STORE });
+  },
+);

@@ -1,0 +1,14 @@
+/** POST /api/v1/memories: the agent remembers a fact where the conversation allows (SPEC §5). */
+import { rememberForAgent } from "@/lib/api/agent-memory";
+import { json } from "@/lib/api/errors";
+import { agentRoute } from "@/lib/api/handler";
+import { parseJsonBody } from "@/lib/api/request";
+import { rememberInput } from "@/lib/validation/agent-api";
+
+export const POST = agentRoute(
+  (request) => parseJsonBody(request, rememberInput),
+  async ({ input, agent, db }) => {
+    const { status, body } = await rememberForAgent(db, agent, input);
+    return json(body, status);
+  },
+);

@@ -1,0 +1,168 @@
+/**
+ * The OpenAPI 3.1 description of the agent API, generated from the zod schemas
+ * the routes validate with (lib/validation/agent-api.ts), so the document cannot
+ * drift from what the API accepts. Only the paths and their prose are written here.
+ */
+import { z } from "zod";
+import {
+  errorBody,
+  forgetInput,
+  memory,
+  place,
+  recallInput,
+  recallOutput,
+  rememberInput,
+  rememberOutput,
+} from "@/lib/validation/agent-api";
+import { MAX_BODY_BYTES } from "./request";
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The named schemas, each converted with its cross-references pointing at components. */
+function componentSchemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  registry.add(memory, { id: "Memory" });
+  registry.add(place, { id: "Place" });
+  registry.add(recallOutput, { id: "RecallResponse" });
+  registry.add(rememberOutput, { id: "RememberResponse" });
+  registry.add(errorBody, { id: "Error" });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` });
+  const input = z.toJSONSchema(rememberInput, { io: "input" });
+  const all: Record<string, JsonSchema> = { ...schemas, RememberRequest: input };
+  // Each schema carries its own $schema/$id; inside the document they are only noise.
+  for (const schema of Object.values(all)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return all;
+}
+
+/** Query (or path) parameters from the properties of an object schema. */
+function parameters(schema: z.ZodObject, where: Record<string, "query" | "path">): JsonSchema[] {
+  const json = z.toJSONSchema(schema, { io: "input" }) as {
+    properties: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(json.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: where[name] ?? "query",
+      required: where[name] === "path" || (json.required ?? []).includes(name),
+      description,
+      schema: rest,
+    };
+  });
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ref("Error") } },
+});
+
+const COMMON_ERRORS = {
+  "401": errorResponse("No key, a malformed, unknown or revoked key (`unauthorized`)."),
+  "422": errorResponse("A field has the wrong type or value; the message names it (`invalid_request`)."),
+  "429": {
+    ...errorResponse("Too many requests with this key (`rate_limited`); wait as Retry-After says."),
+    headers: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+  },
+  "500": errorResponse("Something went wrong on the server (`internal_error`); nothing is said about what."),
+};
+
+const PLACE_ERRORS = {
+  "403": errorResponse("The asker cannot read the channel (`cannot_read`)."),
+  "404": errorResponse("No such channel in the agent's workspace (`channel_not_found`) or no such person (`asker_not_member`)."),
+};
+
+let document: JsonSchema | null = null;
+
+export function openApiDocument(): JsonSchema {
+  document ??= {
+    openapi: "3.1.0",
+    info: {
+      title: "Mnemo agent API",
+      version: "1.0.0",
+      description:
+        "Agents recall, remember and forget facts. Every fact keeps its source and its scope, and the scope decides " +
+        "where it may be recalled. The place is always derived from Mnemo's own channel table: name the channel " +
+        "and the person you are answering. Never send secrets; they are refused.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ agentKey: [] }],
+    paths: {
+      "/api/v1/recall": {
+        get: {
+          operationId: "recall",
+          summary: "The facts to recall in a conversation",
+          description:
+            "At most 40 facts, pinned first then the most recently updated: workspace facts, this channel's facts, " +
+            "and in a DM with one person that person's facts. Any `kind` or `people` parameter is ignored.",
+          parameters: parameters(recallInput, {}),
+          responses: {
+            "200": { description: "The place, the facts and the prompt section.", content: { "application/json": { schema: ref("RecallResponse") } } },
+            ...COMMON_ERRORS,
+            ...PLACE_ERRORS,
+          },
+        },
+      },
+      "/api/v1/memories": {
+        post: {
+          operationId: "remember",
+          summary: "Remember a fact",
+          description:
+            "Kept in the narrowest scope the conversation allows, cleaned to one paragraph of at most 500 characters. " +
+            `Bodies are at most ${MAX_BODY_BYTES / 1024} KiB.`,
+          requestBody: { required: true, content: { "application/json": { schema: ref("RememberRequest") } } },
+          responses: {
+            "201": { description: "Kept as a new fact.", content: { "application/json": { schema: ref("RememberResponse") } } },
+            "200": {
+              description: "The same fact was already kept in this scope; it was refreshed (`deduplicated: true`).",
+              content: { "application/json": { schema: ref("RememberResponse") } },
+            },
+            "400": errorResponse("The body is not JSON (`malformed_request`)."),
+            ...COMMON_ERRORS,
+            ...PLACE_ERRORS,
+            "409": errorResponse("The agent keeps 2,000 facts already (`memory_full`): forget one first."),
+            "413": errorResponse("The body is over 16 KiB (`too_large`)."),
+            "422": errorResponse(
+              "A field is wrong (`invalid_request`), the fact is empty (`invalid_fact`) or looks like a credential (`looks_like_secret`).",
+            ),
+          },
+        },
+      },
+      "/api/v1/memories/{id}": {
+        delete: {
+          operationId: "forget",
+          summary: "Forget a fact",
+          description:
+            "Only a fact the agent could recall here, never a pinned fact or one a person gave, and a workspace fact " +
+            "only from a public channel. People can restore it for 7 days.",
+          parameters: parameters(forgetInput, { id: "path" }),
+          responses: {
+            "204": { description: "Forgotten." },
+            ...COMMON_ERRORS,
+            "403": errorResponse("The asker cannot read the channel (`cannot_read`), or the fact is pinned or a person's (`forbidden`)."),
+            "404": errorResponse(
+              "No such fact you can forget here (`not_found`: missing, another agent's, or not recallable here), " +
+                "no such channel or person.",
+            ),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        agentKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An agent key: `mnemo_` followed by at least 32 URL-safe characters. Shown once when made.",
+        },
+      },
+      schemas: componentSchemas(),
+    },
+  };
+  return document;
+}

@@ -1,0 +1,168 @@
+/**
+ * Malformed and hostile requests to the agent API, each with the answer it must
+ * get. Shared by the route tests (Vitest, in process) and the HTTP tests against
+ * the production server (Playwright), so both hold the API to the same table.
+ * None of them may change any data.
+ */
+
+export type HostileRequest = {
+  name: string;
+  method: "GET" | "POST" | "DELETE";
+  /** Path and query, from the site's root. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  status: number;
+  code: string;
+  /** Words the error message must contain: the field at fault. */
+  mentions?: string;
+};
+
+/** Where the requests aim: a key of an agent, a channel of its workspace, and a person who can read it. */
+export type HostileTarget = { key: string; channel: string; asker: string; factId: string };
+
+export function hostileRequests({ key, channel, asker, factId }: HostileTarget): HostileRequest[] {
+  const auth = { authorization: `Bearer ${key}` };
+  const json = { ...auth, "content-type": "application/json" };
+  const post = (name: string, body: unknown, status: number, code: string, mentions?: string): HostileRequest => ({
+    name,
+    method: "POST",
+    path: "/api/v1/memories",
+    headers: json,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    status,
+    code,
+    mentions,
+  });
+  const ok = { channel, asker, fact: "A perfectly ordinary fact." };
+  const q = encodeURIComponent;
+
+  return [
+    // Malformed bodies: 400
+    post("truncated JSON", '{"channel": "general", "fact": ', 400, "malformed_request"),
+    post("not JSON at all", "channel=general&fact=hello", 400, "malformed_request"),
+    post("an empty body", "", 400, "malformed_request"),
+    {
+      name: "invalid UTF-8",
+      method: "POST",
+      path: "/api/v1/memories",
+      headers: json,
+      body: new Uint8Array([0x7b, 0x22, 0x66, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+      status: 400,
+      code: "malformed_request",
+    },
+    // The wrong shape: 422, naming the field
+    post("an array", [ok], 422, "invalid_request"),
+    post("a bare string", '"remember this"', 422, "invalid_request"),
+    post("null", "null", 422, "invalid_request"),
+    post("no fact", { channel, asker }, 422, "invalid_request", "fact"),
+    post("no channel", { asker, fact: "Orphan fact." }, 422, "invalid_request", "channel"),
+    post("a number as the fact", { ...ok, fact: 42 }, 422, "invalid_request", "fact"),
+    post("an object as the fact", { ...ok, fact: { toString: "x" } }, 422, "invalid_request", "fact"),
+    post("an unknown scope", { ...ok, scope: "everyone" }, 422, "invalid_request", "scope"),
+    post("scope in capitals", { ...ok, scope: "WORKSPACE" }, 422, "invalid_request", "scope"),
+    post("private as a string", { ...ok, private: "yes" }, 422, "invalid_request", "private"),
+    post("private without an asker", { channel, fact: "Only mine.", private: true }, 422, "invalid_request", "asker"),
+    post("a claimed kind", { ...ok, kind: "dm" }, 422, "invalid_request", "kind"),
+    post("claimed people", { ...ok, people: [asker] }, 422, "invalid_request", "people"),
+    post("a prototype key", `{"channel":${JSON.stringify(channel)},"fact":"x","__proto__":{"admin":true}}`, 422, "invalid_request", "__proto__"),
+    post("a person source", { ...ok, source: { kind: "person" } }, 422, "invalid_request", "source.kind"),
+    post("an unknown source field", { ...ok, source: { kind: "message", pinned: true } }, 422, "invalid_request", "pinned"),
+    post("an empty channel", { ...ok, channel: "" }, 422, "invalid_request", "channel"),
+    post("a huge channel id", { ...ok, channel: "c".repeat(5_000) }, 422, "invalid_request", "channel"),
+    post("a NUL byte in the channel", { ...ok, channel: `${channel}\u0000` }, 422, "invalid_request", "channel"),
+    post("a NUL byte in the asker", { ...ok, asker: `${asker}\u0000x` }, 422, "invalid_request", "asker"),
+    post("a nested channel", { ...ok, channel: { $ne: null } }, 422, "invalid_request", "channel"),
+    // Too large: 413
+    post("a 20 KiB fact", { ...ok, fact: "x".repeat(20 * 1024) }, 413, "too_large"),
+    post("a 17 KiB body of unicode", { ...ok, fact: "é".repeat(8_800) }, 413, "too_large"),
+    // Well-formed, but nothing to keep: 422 from the rules
+    post("only NUL bytes", { ...ok, fact: "\u0000\u0000\u0000" }, 422, "invalid_fact"),
+    post("only whitespace", { ...ok, fact: " \n\t\u00a0 " }, 422, "invalid_fact"),
+    post("an API key", { ...ok, fact: "Use sk-live-abcdefghijklmnopqrstuvwx1234 for billing." }, 422, "looks_like_secret"),
+    post("a private key", { ...ok, fact: "-----BEGIN RSA PRIVATE KEY----- MIIEow" }, 422, "looks_like_secret"),
+    // Places that do not exist, however they are spelled: 404, never an error
+    post("SQL in the channel", { ...ok, channel: "general' OR '1'='1" }, 404, "channel_not_found"),
+    post("SQL in the asker", { ...ok, asker: "x'); DROP TABLE facts; --" }, 404, "asker_not_member"),
+    post("unicode in the channel", { ...ok, channel: "général-🚀" }, 404, "channel_not_found"),
+    post("a right-to-left override in the channel", { ...ok, channel: "gen\u202eeral" }, 404, "channel_not_found"),
+    // Queries
+    {
+      name: "recall without a channel",
+      method: "GET",
+      path: `/api/v1/recall?asker=${q(asker)}`,
+      headers: auth,
+      status: 422,
+      code: "invalid_request",
+      mentions: "channel",
+    },
+    {
+      name: "recall with the channel twice",
+      method: "GET",
+      path: `/api/v1/recall?channel=${q(channel)}&channel=other&asker=${q(asker)}`,
+      headers: auth,
+      status: 422,
+      code: "invalid_request",
+      mentions: "channel",
+    },
+    {
+      name: "recall with a NUL byte in the channel",
+      method: "GET",
+      path: `/api/v1/recall?channel=${q(channel)}%00&asker=${q(asker)}`,
+      headers: auth,
+      status: 422,
+      code: "invalid_request",
+      mentions: "channel",
+    },
+    {
+      name: "recall with SQL in the channel",
+      method: "GET",
+      path: `/api/v1/recall?channel=${q("' UNION SELECT * FROM agent_keys --")}&asker=${q(asker)}`,
+      headers: auth,
+      status: 404,
+      code: "channel_not_found",
+    },
+    {
+      name: "forget without a channel",
+      method: "DELETE",
+      path: `/api/v1/memories/${q(factId)}`,
+      headers: auth,
+      status: 422,
+      code: "invalid_request",
+      mentions: "channel",
+    },
+    {
+      name: "forget with SQL as the id",
+      method: "DELETE",
+      path: `/api/v1/memories/${q("x' OR '1'='1")}?channel=${q(channel)}&asker=${q(asker)}`,
+      headers: auth,
+      status: 404,
+      code: "not_found",
+    },
+    {
+      name: "forget with a huge id",
+      method: "DELETE",
+      path: `/api/v1/memories/${"f".repeat(1_000)}?channel=${q(channel)}&asker=${q(asker)}`,
+      headers: auth,
+      status: 422,
+      code: "invalid_request",
+      mentions: "id",
+    },
+    // Keys: 401, after the request itself is well-formed
+    { ...post("no key", ok, 401, "unauthorized"), headers: { "content-type": "application/json" } },
+    { ...post("a Basic credential", ok, 401, "unauthorized"), headers: { ...json, authorization: `Basic ${btoa(`scout:${key}`)}` } },
+    { ...post("a malformed key", ok, 401, "unauthorized"), headers: { ...json, authorization: "Bearer mnemo_short" } },
+    { ...post("an unknown key", ok, 401, "unauthorized"), headers: { ...json, authorization: `Bearer mnemo_${"z".repeat(43)}` } },
+    { ...post("the key twice", ok, 401, "unauthorized"), headers: { ...json, authorization: `Bearer ${key} ${key}` } },
+    {
+      name: "recall with no key",
+      method: "GET",
+      path: `/api/v1/recall?channel=${q(channel)}&asker=${q(asker)}`,
+      headers: {},
+      status: 401,
+      code: "unauthorized",
+    },
+    // Parse before key: a malformed request is 400 whatever its key
+    { ...post("malformed JSON and no key", "{", 400, "malformed_request"), headers: { "content-type": "application/json" } },
+  ];
+}
