@@ -148,6 +148,11 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
       code: "invalid_request",
       mentions: "id",
     },
+    // Calls that do not exist: the envelope, not an HTML page or an empty body
+    { name: "GET on memories", method: "GET", path: "/api/v1/memories", headers: auth, status: 405, code: "method_not_allowed", mentions: "POST" },
+    { name: "POST on recall", method: "POST", path: "/api/v1/recall", headers: json, body: "{}", status: 405, code: "method_not_allowed", mentions: "GET" },
+    { name: "an unknown call", method: "GET", path: "/api/v1/memories/x/history", headers: auth, status: 404, code: "not_found" },
+    { name: "an unknown version", method: "POST", path: "/api/v1/remember", headers: json, body: "{}", status: 404, code: "not_found" },
     // Keys: 401, after the request itself is well-formed
     { ...post("no key", ok, 401, "unauthorized"), headers: { "content-type": "application/json" } },
     { ...post("a Basic credential", ok, 401, "unauthorized"), headers: { ...json, authorization: `Basic ${btoa(`scout:${key}`)}` } },

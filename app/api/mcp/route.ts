@@ -4,8 +4,8 @@
  * the MCP transport sees the request.
  */
 import { getDb } from "@/db";
-import { apiError, errorResponse } from "@/lib/api/errors";
-import { admitAgent } from "@/lib/api/handler";
+import { errorResponse } from "@/lib/api/errors";
+import { admitAgent, methodNotAllowed } from "@/lib/api/handler";
 import { handleMcpRequest } from "@/lib/api/mcp";
 
 export async function POST(request: Request): Promise<Response> {
@@ -18,12 +18,6 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-/** A stateless server has no stream to open or session to end. */
-function methodNotAllowed(): Response {
-  return errorResponse(
-    apiError(405, "method_not_allowed", "This MCP server is stateless: send JSON-RPC messages with POST.", { Allow: "POST" }),
-  );
-}
-
-export const GET = methodNotAllowed;
-export const DELETE = methodNotAllowed;
+/** A stateless server has no stream to open (GET) or session to end (DELETE). */
+export const GET = methodNotAllowed("POST");
+export const DELETE = GET;

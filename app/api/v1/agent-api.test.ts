@@ -18,6 +18,7 @@ import { hostileRequests } from "@/lib/testing/hostile-requests";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { rememberInput } from "@/lib/validation/agent-api";
 import * as mcpRoute from "@/app/api/mcp/route";
+import * as otherRoute from "./[...path]/route";
 import * as memoryRoute from "./memories/[id]/route";
 import * as memoriesRoute from "./memories/route";
 import * as openapiRoute from "./openapi.json/route";
@@ -48,19 +49,30 @@ afterAll(() => {
   t.close();
 });
 
-/** Sends a request to the route handler that serves its path, as Next would. */
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
+type RouteModule = Partial<Record<string, Handler>>;
+
+/** The route module that serves a path, and its params, as Next's router would pick them. */
+function routeFor(pathname: string): { module: RouteModule; params: Record<string, string | string[]> } {
+  const one = pathname.match(/^\/api\/v1\/memories\/([^/]+)$/);
+  if (pathname === "/api/v1/recall") return { module: recallRoute as unknown as RouteModule, params: {} };
+  if (pathname === "/api/v1/memories") return { module: memoriesRoute as unknown as RouteModule, params: {} };
+  if (one) return { module: memoryRoute as unknown as RouteModule, params: { id: decodeURIComponent(one[1]) } };
+  if (pathname === "/api/v1/openapi.json") return { module: openapiRoute as unknown as RouteModule, params: {} };
+  if (pathname === "/api/mcp") return { module: mcpRoute as unknown as RouteModule, params: {} };
+  if (pathname.startsWith("/api/v1/")) {
+    return { module: otherRoute as unknown as RouteModule, params: { path: pathname.slice("/api/v1/".length).split("/") } };
+  }
+  throw new Error(`no route for ${pathname}`);
+}
+
+/** Sends a request to the route handler that serves its path, as Next would (405 for a method it does not export). */
 async function send(method: string, path: string, headers: Record<string, string> = {}, body?: string | Uint8Array) {
   const request = new Request(`${BASE}${path}`, { method, headers, body: body as BodyInit | undefined });
-  const { pathname } = new URL(request.url);
-  if (pathname === "/api/v1/recall" && method === "GET") return recallRoute.GET(request, undefined);
-  if (pathname === "/api/v1/memories" && method === "POST") return memoriesRoute.POST(request, undefined);
-  const one = pathname.match(/^\/api\/v1\/memories\/([^/]+)$/);
-  if (one && method === "DELETE") {
-    return memoryRoute.DELETE(request, { params: Promise.resolve({ id: decodeURIComponent(one[1]) }) });
-  }
-  if (pathname === "/api/v1/openapi.json" && method === "GET") return openapiRoute.GET();
-  if (pathname === "/api/mcp") return mcpRoute[method as "GET" | "POST" | "DELETE"](request);
-  throw new Error(`no route for ${method} ${path}`);
+  const { module, params } = routeFor(new URL(request.url).pathname);
+  const handler = module[method];
+  if (!handler) return new Response(null, { status: 405 });
+  return handler(request, { params: Promise.resolve(params) });
 }
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -1,7 +1,7 @@
 /** POST /api/v1/memories: the agent remembers a fact where the conversation allows (SPEC §5). */
 import { rememberForAgent } from "@/lib/api/agent-memory";
 import { json } from "@/lib/api/errors";
-import { agentRoute } from "@/lib/api/handler";
+import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
 import { parseJsonBody } from "@/lib/api/request";
 import { rememberInput } from "@/lib/validation/agent-api";
 
@@ -12,3 +12,8 @@ export const POST = agentRoute(
     return json(body, status);
   },
 );
+
+export const GET = methodNotAllowed("POST");
+export const PUT = GET;
+export const PATCH = GET;
+export const DELETE = GET;

@@ -1,7 +1,7 @@
 /** DELETE /api/v1/memories/<id>?channel=<id>&asker=<user id>: the agent forgets a fact, by SPEC §3.5. */
 import { forgetForAgent } from "@/lib/api/agent-memory";
 import { NO_STORE } from "@/lib/api/errors";
-import { agentRoute } from "@/lib/api/handler";
+import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
 import { parseQuery } from "@/lib/api/request";
 import { forgetInput } from "@/lib/validation/agent-api";
 
@@ -13,3 +13,8 @@ export const DELETE = agentRoute(
     return new Response(null, { status: 204, headers: NO_STORE });
   },
 );
+
+export const GET = methodNotAllowed("DELETE");
+export const POST = GET;
+export const PUT = GET;
+export const PATCH = GET;
