@@ -68,7 +68,8 @@ export function parseQuery<S extends z.ZodType>(
   for (const name of names) {
     const all = params.getAll(name);
     if (all.length > 1) throw apiError(422, "invalid_request", `${name}: give it once, not ${all.length} times.`);
-    if (all.length === 1) values[name] = all[0];
+    // `asker=` means no asker, as leaving it out does.
+    if (all.length === 1 && all[0] !== "") values[name] = all[0];
   }
   return schema.parse(values);
 }

@@ -9,17 +9,20 @@ import { SCOPES } from "@/lib/memory/rules";
 /** Ids and short labels: no control characters (NUL and friends break logs and prompts). */
 const NO_CONTROLS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
-const id = (what: string) =>
-  z
-    .string()
-    .min(1, `${what} must not be empty`)
-    .max(200, `${what} is at most 200 characters`)
-    .regex(NO_CONTROLS, `${what} must not contain control characters`);
+/** "required" for a missing field, "must be a string" for another type: messages that say what to send. */
+const text = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") });
 
-const channel = id("channel").describe(
+const id = () =>
+  text()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .regex(NO_CONTROLS, "must not contain control characters");
+
+const channel = id().describe(
   "The id of the channel (or DM) the conversation is in. Mnemo derives the place from its own channel table.",
 );
-const asker = id("asker").describe(
+const asker = id().describe(
   "The user id of the person the agent is answering, if any. They must be able to read the channel.",
 );
 
@@ -32,12 +35,10 @@ export const rememberInput = z
   .strictObject({
     channel,
     asker: asker.optional(),
-    fact: z
-      .string()
-      .describe(
-        "One short fact in plain words, one paragraph. Whitespace is collapsed; past 500 characters it is cut. " +
-          "Never a secret: text that looks like a password, token or key is refused.",
-      ),
+    fact: text().describe(
+      "One short fact in plain words, one paragraph. Whitespace is collapsed; past 500 characters it is cut. " +
+        "Never a secret: text that looks like a password, token or key is refused.",
+    ),
     scope: z
       .enum(SCOPES)
       .optional()
@@ -55,11 +56,10 @@ export const rememberInput = z
     source: z
       .strictObject({
         kind: z.enum(["message", "session"]).describe("A message in a conversation, or a working session."),
-        ref: id("source.ref").optional().describe("Your id for the message or session, kept with the fact."),
-        label: z
-          .string()
-          .max(200)
-          .regex(NO_CONTROLS, "source.label must not contain control characters")
+        ref: id().optional().describe("Your id for the message or session, kept with the fact."),
+        label: text()
+          .max(200, "must be at most 200 characters")
+          .regex(NO_CONTROLS, "must not contain control characters")
           .optional()
           .describe("Accepted but not stored: Mnemo writes the source label itself from the channel and the asker."),
       })
@@ -68,13 +68,13 @@ export const rememberInput = z
   })
   .refine((body) => !body.private || body.asker !== undefined, {
     path: ["asker"],
-    message: "private: true needs an asker, whose own fact it becomes",
+    message: "required when private is true: the fact becomes the asker's own",
   });
 export type RememberInput = z.infer<typeof rememberInput>;
 
 /** `DELETE /api/v1/memories/{id}` and the MCP tool `forget`. */
 export const forgetInput = z.object({
-  id: id("id").describe("The id of the fact to forget, as recall gave it."),
+  id: id().describe("The id of the fact to forget, as recall gave it."),
   channel,
   asker: asker.optional(),
 });

@@ -160,6 +160,9 @@ describe("REST: recall, remember, forget", () => {
       ["Releases go out on Thursdays.", "The Enterprise plan includes SSO."].sort(),
     );
     expect(body.section).toMatch(/^## What you remember\n/);
+    // An empty asker is no asker: no one's person facts, in a public channel no people.
+    const noAsker = await send("GET", "/api/v1/recall?channel=general&asker=", bearer(SCOUT_KEY));
+    expect((await noAsker.json()).place).toEqual({ channel_id: "general", kind: "public", people: [] });
   });
 
   it("echo's key gets 404 for acme's channels", async () => {
