@@ -54,7 +54,8 @@ export async function derivePlace(
   askerId: string | null,
 ): Promise<PlaceInfo> {
   const asker = askerId ?? "";
-  const row = await db.get<PlaceRow | undefined>(sql`
+  // `all`, not `get`: drizzle's libSQL `get` throws a TypeError instead of returning undefined for no row.
+  const [row] = await db.all<PlaceRow>(sql`
     SELECT c.id, c.name, c.kind,
       (SELECT json_group_array(user_id) FROM
         (SELECT user_id FROM channel_members WHERE channel_id = c.id ORDER BY user_id)) AS people,
