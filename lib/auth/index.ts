@@ -102,6 +102,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       verificationTokensTable: verificationTokens,
     }),
     session: { strategy: "jwt" },
+    logger: {
+      // A wrong password is an everyday answer, not a server error worth a stack trace.
+      error(error) {
+        if (error instanceof CredentialsSignin || error.name === "CredentialsSignin") return;
+        console.error(`[auth] ${error.name}: ${error.message}`);
+      },
+    },
     pages: { signIn: "/signin" },
     providers: [
       Credentials({

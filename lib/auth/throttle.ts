@@ -37,11 +37,14 @@ export async function signInBlocked(db: Conn, email: string, address: string | n
 /** Counts one failure against the email and the address, and drops counts older than the window. */
 export async function recordSignInFailure(db: Conn, email: string, address: string | null, now = Date.now()) {
   const at = new Date(now).toISOString();
-  await db.insert(signInFailures).values(keys(email, address).map((key) => ({ key, at })));
-  await db.delete(signInFailures).where(lt(signInFailures.at, windowStart(now)));
+  // Writes go through a transaction so they take their turn with the process's other writers (db/client.ts).
+  await db.transaction(async (tx) => {
+    await tx.insert(signInFailures).values(keys(email, address).map((key) => ({ key, at })));
+    await tx.delete(signInFailures).where(lt(signInFailures.at, windowStart(now)));
+  });
 }
 
 /** A successful sign-in clears the email's count. */
 export async function clearSignInFailures(db: Conn, email: string) {
-  await db.delete(signInFailures).where(inArray(signInFailures.key, [`email:${email}`]));
+  await db.transaction((tx) => tx.delete(signInFailures).where(inArray(signInFailures.key, [`email:${email}`])));
 }
