@@ -168,7 +168,7 @@ test.describe("ana curates her memory", () => {
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(text);
     await page.getByRole("radio", { name: "A channel" }).check();
-    const channel = page.getByLabel("Channel", { exact: true });
+    const channel = page.getByRole("form", { name: "Add a fact" }).getByLabel("Channel", { exact: true });
     await expect(channel.locator("option")).toContainText(["#general", "#support", "Your direct message"]);
     await expect(channel.locator("option", { hasText: "#leadership" })).toHaveCount(0);
     await channel.selectOption({ label: "#support" });
@@ -269,7 +269,7 @@ test.describe("two people editing one fact", () => {
     await first.goto(MEMORY);
     await first.getByLabel("Fact", { exact: true }).fill(text);
     await first.getByRole("radio", { name: "A channel" }).check();
-    await first.getByLabel("Channel", { exact: true }).selectOption({ label: "#leadership" });
+    await first.getByRole("form", { name: "Add a fact" }).getByLabel("Channel", { exact: true }).selectOption({ label: "#leadership" });
     await first.getByRole("button", { name: "Remember" }).click();
     await expect(factCard(first, text)).toBeVisible();
 

@@ -15,3 +15,11 @@ export function newId(prefix: string): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/**
+ * The time a server render starts, in milliseconds: relative times on the page
+ * are measured from it, so the browser's hydration renders the same words.
+ */
+export function requestTime(): number {
+  return Date.now();
+}

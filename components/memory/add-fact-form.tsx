@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useId, useState } from "react";
+import { useActionState, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
@@ -14,14 +14,14 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
   const [text, setText] = useState("");
   const [scope, setScope] = useState<"person" | "workspace" | "channel">("person");
   const [state, submit, pending] = useActionState<FactActionState, FormData>(
-    (_previous, formData) => actions.addFact(formData),
+    async (_previous, formData) => {
+      const result = await actions.addFact(formData);
+      if (result.status === "success") setText("");
+      return result;
+    },
     { status: "idle" },
   );
   const channelId = useId();
-
-  useEffect(() => {
-    if (state.status === "success") setText("");
-  }, [state]);
 
   return (
     <form action={submit} className="flex flex-col gap-4" aria-labelledby="add-fact-heading">

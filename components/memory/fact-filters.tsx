@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { UrlForm } from "@/components/ui/url-form";
 import type { MemoryPageParams } from "@/lib/validation/memory";
 
 const selectClass = "min-h-10 rounded-md border border-slate-300 bg-white px-2 text-sm";
@@ -21,7 +22,7 @@ export function FactFilters({
 }) {
   const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source);
   return (
-    <form method="get" role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+    <UrlForm action={clearHref} role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-1.5">
         <label htmlFor="filter-q" className="text-sm font-medium text-slate-800">
           Search facts
@@ -77,7 +78,7 @@ export function FactFilters({
           </Link>
         ) : null}
       </div>
-    </form>
+    </UrlForm>
   );
 }
 

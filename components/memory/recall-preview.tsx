@@ -1,4 +1,5 @@
 import { Button } from "@/components/ui/button";
+import { UrlForm } from "@/components/ui/url-form";
 
 export type PreviewResult =
   | { status: "none" }
@@ -15,7 +16,10 @@ export function RecallPreview({
   selected,
   keep,
   result,
+  action,
 }: {
+  /** The Memory page's path. */
+  action: string;
   agentName: string;
   places: { id: string; label: string }[];
   selected: string | undefined;
@@ -28,7 +32,7 @@ export function RecallPreview({
       <h2 id="preview-heading" className="text-lg font-semibold">
         Preview recall
       </h2>
-      <form method="get" className="flex flex-col gap-2">
+      <UrlForm action={action} className="flex flex-col gap-2">
         {Object.entries(keep).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
@@ -52,7 +56,7 @@ export function RecallPreview({
             Preview recall
           </Button>
         </div>
-      </form>
+      </UrlForm>
       {result.status === "refused" ? (
         <p role="alert" aria-label="Preview problem" className="text-sm text-red-700">
           You can only preview places you are in.

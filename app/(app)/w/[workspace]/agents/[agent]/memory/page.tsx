@@ -26,6 +26,7 @@ import {
   type ListedFact,
 } from "@/lib/memory/store";
 import { graceCutoff } from "@/lib/memory/writes";
+import { requestTime } from "@/lib/ids";
 import { firstValues, memoryPageParams, type MemoryPageParams } from "@/lib/validation/memory";
 import {
   addFactAction,
@@ -143,7 +144,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
   ]);
 
   const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
-  const now = Date.now();
+  const now = requestTime();
   const places = [...channels].sort((a, b) => Number(b.isOwnDm) - Number(a.isOwnDm));
   const keep = Object.fromEntries(
     Object.entries(query).filter(([key, value]) => key !== "preview" && typeof value === "string"),
@@ -203,7 +204,10 @@ export default async function MemoryPage({ params, searchParams }: Props) {
 
           <div className="grid gap-8 lg:grid-cols-3">
             <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
-              <FactFilters params={query} channels={channels} agentName={agent.name} clearHref={base} />
+              <FactFilters
+                // A new form for new parameters: its fields show the URL's values after back and forward too.
+                key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source])}
+                params={query} channels={channels} agentName={agent.name} clearHref={base} />
               {groups.map((group, i) => {
                 const page = pages[i];
                 const after = query[`after_${group.scope}`];
@@ -249,6 +253,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
               </div>
               <div className="rounded-lg border border-slate-200 bg-white p-4">
                 <RecallPreview
+                  action={base}
                   agentName={agent.name}
                   places={places.map((c) => ({ id: c.id, label: c.label }))}
                   selected={query.preview}
