@@ -2,7 +2,7 @@
  * The one way to open Mnemo's database. An embedded file by default; the same code
  * talks to a libSQL server or Turso when DATABASE_URL says so.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { createClient, type Client, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
@@ -30,10 +30,22 @@ export function filePathOf(url: string): string | null {
   return path.resolve(url.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
 }
 
+/**
+ * Creates a folder and its missing parents one level at a time. (Node's own
+ * recursive mkdir spins forever where the kernel answers ENOENT for a parent that
+ * exists, as under /proc; this fails with a clear error instead.)
+ */
+function ensureFolder(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = path.dirname(dir);
+  if (parent !== dir) ensureFolder(parent);
+  mkdirSync(dir);
+}
+
 /** A client and its Drizzle wrapper, without touching the database yet. For a file, creates its folder first (libSQL does not). */
 export function connect(url: string, authToken?: string): Db {
   const file = filePathOf(url);
-  if (file) mkdirSync(path.dirname(file), { recursive: true });
+  if (file) ensureFolder(path.dirname(file));
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
   if (file) takeTurnsForTransactions(client, file);
   return drizzle(client, { schema }) as Db;

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DatabaseOpenError, filePathOf, openDatabase } from "./client";
+
+const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("openDatabase", () => {
+  it("creates the missing folders of a file database and switches it to WAL", async () => {
+    const db = await openDatabase(`file:${path.join(dir, "a", "b", "mnemo.db")}`);
+    const mode = await db.$client.execute("PRAGMA journal_mode");
+    const keys = await db.$client.execute("PRAGMA foreign_keys");
+    const timeout = await db.$client.execute("PRAGMA busy_timeout");
+    expect(mode.rows[0][0]).toBe("wal");
+    expect(keys.rows[0][0]).toBe(1);
+    expect(Number(timeout.rows[0][0])).toBeGreaterThanOrEqual(5000);
+    db.$client.close();
+  });
+
+  it("says which path could not be opened, and why", async () => {
+    const notADatabase = path.join(dir, "notes.txt");
+    writeFileSync(notADatabase, "this is not a database, just some notes\n".repeat(100));
+    await expect(openDatabase(`file:${notADatabase}`)).rejects.toThrow(
+      new DatabaseOpenError(notADatabase, "SQLITE_NOTADB: file is not a database"),
+    );
+    await expect(openDatabase(`file:${notADatabase}/mnemo.db`)).rejects.toThrow(
+      `Cannot open the database at ${notADatabase}/mnemo.db:`,
+    );
+  });
+});
+
+describe("filePathOf", () => {
+  it("resolves file URLs and leaves remote ones alone", () => {
+    expect(filePathOf("file:/tmp/x.db")).toBe("/tmp/x.db");
+    expect(filePathOf("file:./data/mnemo.db")).toBe(path.resolve("data/mnemo.db"));
+    expect(filePathOf("libsql://db.example.turso.io")).toBeNull();
+  });
+});

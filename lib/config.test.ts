@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { authSecret, ConfigError, readConfig } from "./config";
+
+describe("readConfig", () => {
+  it("needs nothing: every setting has a working default", () => {
+    const config = readConfig({});
+    expect(config.DATABASE_URL).toBe("file:./data/mnemo.db");
+    expect(config.PORT).toBe(3000);
+    expect(config.MNEMO_DEMO).toBe(true);
+  });
+
+  it.each([
+    ["PORT", "abc", 'PORT="abc" is not valid: a port number from 1 to 65535.'],
+    ["PORT", "70000", 'PORT="70000" is not valid: a port number from 1 to 65535.'],
+    ["MNEMO_DEMO", "yes", 'MNEMO_DEMO="yes" is not valid: 1 (seed the demo workspace into an empty database) or 0 (never).'],
+    ["DATABASE_URL", "postgres://db/mnemo", "DATABASE_URL=\"postgres://db/mnemo\" is not valid: a libSQL URL such as file:./data/mnemo.db, libsql://host or https://host."],
+    ["MNEMO_DEMO_SCOUT_KEY", "mnemo_short", 'MNEMO_DEMO_SCOUT_KEY="mnemo_short" is not valid: an agent key: mnemo_ followed by at least 32 of A-Z a-z 0-9 _ -.'],
+    ["AUTH_SECRET", "too-short", 'AUTH_SECRET="too-short" is not valid: at least 32 random characters (make one with: openssl rand -base64 33).'],
+  ])("a wrong %s=%s stops with one line naming it and what it accepts", (name, value, message) => {
+    expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => readConfig({ [name]: value })).toThrow(message);
+  });
+
+  it("treats an empty value as unset", () => {
+    expect(readConfig({ PORT: "", MNEMO_DEMO: "" })).toMatchObject({ PORT: 3000, MNEMO_DEMO: true });
+  });
+});
+
+describe("authSecret", () => {
+  let dir: string;
+  let cwd: string;
+  beforeEach(() => {
+    cwd = process.cwd();
+    dir = mkdtempSync(path.join(tmpdir(), "mnemo-secret-"));
+    process.chdir(dir);
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("uses AUTH_SECRET when it is set, and writes nothing", () => {
+    const secret = "x".repeat(40);
+    expect(authSecret({ AUTH_SECRET: secret })).toBe(secret);
+    expect(() => statSync(path.join(dir, "data", "auth-secret"))).toThrow();
+  });
+
+  it("otherwise makes one once, keeps it under ./data readable only by its owner, and reuses it", () => {
+    const first = authSecret({});
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dir, "data", "auth-secret");
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(authSecret({})).toBe(first);
+  });
+});
