@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
+/** The environment, or any stand-in for it (tests pass a plain object). */
+export type Env = Record<string, string | undefined>;
+
 export class ConfigError extends Error {
   constructor(variable: string, accepts: string, got?: string) {
     super(`${variable}${got === undefined ? "" : `=${JSON.stringify(got)}`} is not valid: ${accepts}.`);
@@ -55,7 +58,7 @@ type Rules = typeof rules;
 export type Config = { [K in keyof Rules]: z.output<Rules[K]["schema"]> };
 
 /** Reads and validates the settings; throws a ConfigError naming the first bad variable. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function readConfig(env: Env = process.env): Config {
   const out: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(rules)) {
     const raw = env[name] === "" ? undefined : env[name];
@@ -76,7 +79,7 @@ export function dataDir(): string {
  * ./data/auth-secret (git-ignored), so `npm start` needs no .env and sessions
  * survive restarts.
  */
-export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
+export function authSecret(env: Env = process.env): string {
   const fromEnv = readConfig(env).AUTH_SECRET;
   if (fromEnv) return fromEnv;
   const file = path.join(dataDir(), "auth-secret");
