@@ -15,7 +15,7 @@ import { authSecret, readConfig, type Config } from "@/lib/config";
 import { purgeExpired } from "@/lib/memory/writes";
 
 const ROOT = process.cwd();
-const SOURCES = ["app", "components", "lib", "db", "public", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "db", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 /** The newest modification time under the given paths (skipping tests, which the build ignores). */

@@ -1,0 +1,17 @@
+/**
+ * Runs once when a server process starts. Facts forgotten more than 7 days ago
+ * are purged with their history every hour (and by `npm start`), so "Recently
+ * forgotten" really ends. Purging is idempotent, so several servers may all do it.
+ */
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getDb } = await import("./db");
+  const { purgeExpired } = await import("./lib/memory/writes");
+  const purge = () =>
+    purgeExpired(getDb()).catch((error: unknown) => {
+      console.error(`[purge] ${error instanceof Error ? error.message : String(error)}`);
+    });
+  setInterval(purge, PURGE_EVERY_MS).unref();
+}
