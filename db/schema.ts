@@ -320,6 +320,58 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
   count: integer("count").notNull(),
 });
 
+// --- Running a workspace ---
+
+/**
+ * One-time invitations: an owner adds a person by email who has no account yet.
+ * Only the SHA-256 of the token is stored; the link is shown once to the owner.
+ */
+export const invites = sqliteTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** The person the invite creates; their account exists with no password until they accept. */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+  },
+  (t) => [index("invites_workspace_idx").on(t.workspaceId), index("invites_user_idx").on(t.userId)],
+);
+
+/**
+ * What owners did, for owners to read: who, what, when. `summary` is written for
+ * people and never holds the text of a fact.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** A person's id, or "operator" for the command line. */
+    actorId: text("actor_id").notNull(),
+    actorName: text("actor_name").notNull(),
+    /** A short machine name such as `member.add`, `channel.rename`, `key.revoke`. */
+    action: text("action").notNull(),
+    /** "Max Mills", "#leadership", "scout's key “CI”": what the action was done to. */
+    summary: text("summary").notNull(),
+    at: text("at").notNull().default(now),
+  },
+  (t) => [index("audit_events_workspace_idx").on(t.workspaceId, t.id)],
+);
+
+export type Invite = typeof invites.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;
+
 export type User = typeof users.$inferSelect;
 export type Workspace = typeof workspaces.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
