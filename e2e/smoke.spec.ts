@@ -104,3 +104,14 @@ test.describe("signed out", () => {
     await expect(page.getByRole("alert", { name: "Sign-in problem" })).toHaveText("Enter your email address.");
   });
 });
+
+test.describe("health", () => {
+  test("liveness and readiness answer without a key", async ({ request }) => {
+    const live = await request.get("/api/health");
+    expect(live.status()).toBe(200);
+    expect(await live.json()).toEqual({ ok: true });
+    const ready = await request.get("/api/ready");
+    expect(ready.status()).toBe(200);
+    expect(await ready.json()).toMatchObject({ ok: true });
+  });
+});

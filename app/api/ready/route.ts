@@ -1,0 +1,15 @@
+/** Readiness: the database answers and its migrations are applied; 503 with the reason otherwise. */
+import { getDb } from "@/db";
+import { readiness } from "@/lib/ops/readiness";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  let state;
+  try {
+    state = await readiness(getDb());
+  } catch (error) {
+    state = { ok: false as const, reason: `The database cannot be opened: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return Response.json(state, { status: state.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+}
