@@ -2,7 +2,7 @@
  * The owners' audit list: every owner action, who did it and when. Summaries name
  * people, channels, agents and keys — never the text of a fact.
  */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 
@@ -22,8 +22,11 @@ export async function recordAudit(
   await tx.insert(auditEvents).values({ workspaceId, actorId: actor.id, actorName: actor.name, action, summary });
 }
 
-/** The newest audit events of a workspace. Callers must have checked the reader is an owner. */
-export async function listAudit(db: Conn, workspaceId: string, limit = 100) {
+/**
+ * The newest audit events of a workspace, or those older than event `before` (the
+ * next page). Callers must have checked the reader is an owner.
+ */
+export async function listAudit(db: Conn, workspaceId: string, limit = 100, before?: number) {
   return db
     .select({
       id: auditEvents.id,
@@ -33,7 +36,7 @@ export async function listAudit(db: Conn, workspaceId: string, limit = 100) {
       at: auditEvents.at,
     })
     .from(auditEvents)
-    .where(eq(auditEvents.workspaceId, workspaceId))
+    .where(and(eq(auditEvents.workspaceId, workspaceId), before ? lt(auditEvents.id, before) : undefined))
     .orderBy(desc(auditEvents.id))
     .limit(limit);
 }

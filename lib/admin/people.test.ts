@@ -1,0 +1,201 @@
+/**
+ * Owners managing people, on real database files seeded with the demo (olivia is
+ * acme's only owner; max, ana and gus are members; gina owns globex).
+ */
+import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { channelMembers, facts, invites, memberships, users } from "@/db/schema";
+import { PlaceError } from "@/lib/memory/place";
+import { freshDemoForEachTest, recalledFor, seenBy } from "@/lib/testing/demo-db";
+import { listAudit } from "./audit";
+import { hashInviteToken, openInvite } from "./invites";
+import { addPerson, changeRole, listPeople, removePerson, renewInvite } from "./people";
+
+const db = freshDemoForEachTest();
+const OLIVIA = { id: "olivia", name: "Olivia Owen" };
+const BUDGET = "The Q3 budget freeze lifts in October."; // #leadership (private: olivia, max)
+const MAX_ON_CALL = "Max is on call the first week of each month."; // max's person fact
+
+async function roleOf(userId: string, workspaceId = "acme") {
+  const [row] = await db()
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  return row?.role ?? null;
+}
+
+async function auditActions(workspaceId = "acme") {
+  return (await listAudit(db(), workspaceId)).map((event) => [event.action, event.summary]).reverse();
+}
+
+describe("listPeople", () => {
+  it("lists the workspace's people, owners first, and no one else's", async () => {
+    const people = await listPeople(db(), "acme");
+    expect(people.map((p) => [p.id, p.role])).toEqual([
+      ["olivia", "owner"],
+      ["ana", "member"],
+      ["gus", "member"],
+      ["max", "member"],
+    ]);
+    expect(people[0]).toMatchObject({ name: "Olivia Owen", email: "olivia@acme.test", awaitingPassword: false });
+    expect((await listPeople(db(), "globex")).map((p) => p.id)).toEqual(["gina"]);
+  });
+});
+
+describe("addPerson", () => {
+  it("lets an existing account join as a member, once", async () => {
+    expect(await addPerson(db(), OLIVIA, "acme", { email: " Gina@Globex.test " })).toEqual({
+      status: "joined",
+      name: "Gina Grant",
+    });
+    expect(await roleOf("gina")).toBe("member");
+    expect(await roleOf("gina", "globex")).toBe("owner");
+    expect(await addPerson(db(), OLIVIA, "acme", { email: "gina@globex.test", role: "owner" })).toEqual({
+      status: "already_member",
+      name: "Gina Grant",
+    });
+    expect(await roleOf("gina")).toBe("member");
+    expect(await auditActions()).toEqual([["member.add", "Gina Grant <gina@globex.test> as member"]]);
+  });
+
+  it("creates an unknown email's account without a password, with a 7-day invite stored only as a hash", async () => {
+    const before = Date.now();
+    const result = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test", name: "Pia Park", role: "owner" });
+    expect(result).toEqual({ status: "invited", name: "Pia Park", token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    if (result.status !== "invited") return;
+
+    const [user] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
+    expect(user).toMatchObject({ name: "Pia Park", passwordHash: null });
+    expect(await roleOf(user.id)).toBe("owner");
+    const stored = await db().select().from(invites).where(eq(invites.userId, user.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ workspaceId: "acme", tokenHash: hashInviteToken(result.token), acceptedAt: null });
+    expect(JSON.stringify(stored)).not.toContain(result.token);
+    const days = (new Date(stored[0].expiresAt).getTime() - before) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThan(7.01);
+
+    expect(await openInvite(db(), result.token)).toEqual({
+      email: "pia@acme.test",
+      name: "Pia Park",
+      workspaceName: "Acme",
+    });
+    expect((await listPeople(db(), "acme")).find((p) => p.id === user.id)?.awaitingPassword).toBe(true);
+    expect(await auditActions()).toEqual([["member.invite", "Pia Park <pia@acme.test> as owner"]]);
+  });
+
+  it("invites an account that never set a password to a second workspace too", async () => {
+    await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
+    const second = await addPerson(db(), { id: "gina", name: "Gina Grant" }, "globex", { email: "pia@acme.test" });
+    expect(second).toMatchObject({ status: "invited", name: "pia" });
+  });
+});
+
+describe("renewInvite", () => {
+  it("makes a new link for a member still without a password, and the old link stops working", async () => {
+    const first = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
+    if (first.status !== "invited") throw new Error("expected an invite");
+    const [pia] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
+    const renewed = await renewInvite(db(), OLIVIA, "acme", pia.id);
+    if (renewed.status !== "invited") throw new Error("expected a new invite");
+    expect(await openInvite(db(), first.token)).toBeNull();
+    expect(await openInvite(db(), renewed.token)).toMatchObject({ email: "pia@acme.test" });
+  });
+
+  it("refuses people who can already sign in, and people of other workspaces", async () => {
+    expect(await renewInvite(db(), OLIVIA, "acme", "max")).toEqual({ status: "not_found" });
+    expect(await renewInvite(db(), OLIVIA, "acme", "gina")).toEqual({ status: "not_found" });
+    expect(await db().select().from(invites)).toEqual([]);
+  });
+});
+
+describe("changeRole", () => {
+  it("never demotes the last owner, and lets one of two owners go", async () => {
+    expect(await changeRole(db(), OLIVIA, "acme", "olivia", "member")).toEqual({
+      status: "last_owner",
+      name: "Olivia Owen",
+    });
+    expect(await roleOf("olivia")).toBe("owner");
+
+    expect(await changeRole(db(), OLIVIA, "acme", "max", "owner")).toEqual({ status: "changed", name: "Max Mills" });
+    expect(await changeRole(db(), OLIVIA, "acme", "olivia", "member")).toEqual({ status: "changed", name: "Olivia Owen" });
+    expect(await roleOf("olivia")).toBe("member");
+    // Max is now the only owner.
+    expect(await changeRole(db(), OLIVIA, "acme", "max", "member")).toMatchObject({ status: "last_owner" });
+    expect(await roleOf("max")).toBe("owner");
+    expect(await auditActions()).toEqual([
+      ["member.role", "Max Mills: member → owner"],
+      ["member.role", "Olivia Owen: owner → member"],
+    ]);
+  });
+
+  it("keeps an owner when two owners demote each other at the same moment", async () => {
+    await changeRole(db(), OLIVIA, "acme", "max", "owner");
+    const results = await Promise.all([
+      changeRole(db(), OLIVIA, "acme", "max", "member"),
+      changeRole(db(), { id: "max", name: "Max Mills" }, "acme", "olivia", "member"),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["changed", "last_owner"]);
+    const owners = await db().select().from(memberships).where(and(eq(memberships.workspaceId, "acme"), eq(memberships.role, "owner")));
+    expect(owners).toHaveLength(1);
+  });
+
+  it("answers unchanged for the same role and not_found outside the workspace", async () => {
+    expect(await changeRole(db(), OLIVIA, "acme", "ana", "member")).toEqual({ status: "unchanged", name: "Ana Alves" });
+    expect(await changeRole(db(), OLIVIA, "acme", "gina", "member")).toEqual({ status: "not_found" });
+    expect(await changeRole(db(), OLIVIA, "acme", "nobody", "owner")).toEqual({ status: "not_found" });
+    expect(await roleOf("gina", "globex")).toBe("owner");
+    expect(await auditActions()).toEqual([]);
+  });
+});
+
+describe("removePerson", () => {
+  it("never removes the last owner, and lets one of two owners go", async () => {
+    expect(await removePerson(db(), OLIVIA, "acme", "olivia")).toEqual({ status: "last_owner", name: "Olivia Owen" });
+    expect(await roleOf("olivia")).toBe("owner");
+    await changeRole(db(), OLIVIA, "acme", "ana", "owner");
+    expect(await removePerson(db(), OLIVIA, "acme", "olivia")).toEqual({ status: "removed", name: "Olivia Owen" });
+    expect(await roleOf("olivia")).toBeNull();
+    expect(await removePerson(db(), OLIVIA, "acme", "ana")).toMatchObject({ status: "last_owner" });
+  });
+
+  it("ends max's channel access at once, keeps his person fact from everyone, and gives it back when he returns", async () => {
+    expect(await recalledFor(db(), "leadership", "max")).toContain(BUDGET);
+    expect(await seenBy(db(), "max")).toEqual(expect.arrayContaining([BUDGET, MAX_ON_CALL]));
+
+    expect(await removePerson(db(), OLIVIA, "acme", "max")).toEqual({ status: "removed", name: "Max Mills" });
+    expect(await db().select().from(channelMembers).where(eq(channelMembers.userId, "max"))).toEqual([]);
+    await expect(recalledFor(db(), "leadership", "max")).rejects.toBeInstanceOf(PlaceError);
+    await expect(recalledFor(db(), "general", "max")).rejects.toMatchObject({ code: "asker_not_member" });
+    expect(await seenBy(db(), "max")).toEqual([]);
+    // His person fact stays, and stays his: the owner does not see it.
+    expect(await db().select().from(facts).where(eq(facts.body, MAX_ON_CALL))).toHaveLength(1);
+    expect(await seenBy(db(), "olivia")).not.toContain(MAX_ON_CALL);
+
+    expect(await addPerson(db(), OLIVIA, "acme", { email: "max@acme.test" })).toEqual({ status: "joined", name: "Max Mills" });
+    const seen = await seenBy(db(), "max");
+    expect(seen).toContain(MAX_ON_CALL);
+    // His channels did not come back with him.
+    expect(seen).not.toContain(BUDGET);
+    await expect(recalledFor(db(), "leadership", "max")).rejects.toMatchObject({ code: "cannot_read" });
+    expect(await seenBy(db(), "olivia")).not.toContain(MAX_ON_CALL);
+    expect(await auditActions()).toEqual([
+      ["member.remove", "Max Mills <max@acme.test>"],
+      ["member.add", "Max Mills <max@acme.test> as member"],
+    ]);
+  });
+
+  it("voids a waiting invite of the person removed", async () => {
+    const invited = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
+    if (invited.status !== "invited") throw new Error("expected an invite");
+    const [pia] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
+    await removePerson(db(), OLIVIA, "acme", pia.id);
+    expect(await openInvite(db(), invited.token)).toBeNull();
+  });
+
+  it("answers not_found for people outside the workspace, and changes nothing", async () => {
+    expect(await removePerson(db(), OLIVIA, "acme", "gina")).toEqual({ status: "not_found" });
+    expect(await roleOf("gina", "globex")).toBe("owner");
+    expect(await auditActions()).toEqual([]);
+  });
+});

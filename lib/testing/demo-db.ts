@@ -1,0 +1,41 @@
+/**
+ * For integration tests that change the demo: a freshly seeded database file for
+ * every test of the calling file, so no test sees another's changes, plus the
+ * two questions most of them ask — what does this person see, and what would
+ * Scout recall for them in this channel.
+ */
+import { afterEach, beforeEach } from "vitest";
+import type { Db } from "@/db/client";
+import { seedDemo } from "@/db/seed";
+import { derivePlace } from "@/lib/memory/place";
+import { listVisibleFacts, recall } from "@/lib/memory/store";
+import { createTempDb, type TempDb } from "./temp-db";
+
+/** Registers the hooks; call the returned function inside a test for that test's database. */
+export function freshDemoForEachTest(): () => Db {
+  let t: TempDb | undefined;
+  beforeEach(async () => {
+    t = await createTempDb();
+    await seedDemo(t.db);
+  });
+  afterEach(() => {
+    t?.close();
+    t = undefined;
+  });
+  return () => {
+    if (!t) throw new Error("the demo database exists only inside a test");
+    return t.db;
+  };
+}
+
+/** The bodies of Scout's live facts this person may see on the Memory page (first 100). */
+export async function seenBy(db: Db, userId: string, workspaceId = "acme", agentId = "scout"): Promise<string[]> {
+  const { facts } = await listVisibleFacts(db, { workspaceId, userId }, agentId, { limit: 100 });
+  return facts.map((fact) => fact.body);
+}
+
+/** The bodies Scout would recall in a channel for an asker; throws (PlaceError) where it would refuse. */
+export async function recalledFor(db: Db, channelId: string, askerId: string, workspaceId = "acme", agentId = "scout") {
+  const { place } = await derivePlace(db, workspaceId, channelId, askerId);
+  return (await recall(db, agentId, place)).map((fact) => fact.body);
+}
