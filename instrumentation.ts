@@ -7,11 +7,17 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getDb } = await import("./db");
+  const { closeDb, getDb } = await import("./db");
   const { purgeExpired } = await import("./lib/memory/writes");
   const purge = () =>
     purgeExpired(getDb()).catch((error: unknown) => {
       console.error(`[purge] ${error instanceof Error ? error.message : String(error)}`);
     });
   setInterval(purge, PURGE_EVERY_MS).unref();
+  // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.
+  process.once("exit", () => closeDb());
+  const { DRAIN_MESSAGE, startDraining } = await import("./lib/ops/draining");
+  process.on("message", (message) => {
+    if (message === DRAIN_MESSAGE) startDraining();
+  });
 }

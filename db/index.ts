@@ -14,3 +14,9 @@ export function getDb(): Db {
   }
   return globalForDb.mnemoDb;
 }
+
+/** Closes the process's database client, if one was opened. */
+export function closeDb(): void {
+  globalForDb.mnemoDb?.$client.close();
+  globalForDb.mnemoDb = undefined;
+}

@@ -24,6 +24,30 @@ describe("readConfig", () => {
     expect(() => readConfig({ [name]: value })).toThrow(message);
   });
 
+  it("refuses a generated secret in production without the demo, and says what to set", () => {
+    expect(() => authSecret({ NODE_ENV: "production", MNEMO_DEMO: "0" })).toThrow(
+      /^AUTH_SECRET is not valid: required when NODE_ENV=production and MNEMO_DEMO=0/,
+    );
+  });
+
+  it.each([
+    ["AUTH_URL", "not a url"],
+    ["AUTH_URL", "ftp://mnemo.example.com"],
+    ["LOG_LEVEL", "loud"],
+    ["NEXT_SERVER_ACTIONS_ENCRYPTION_KEY", "c2hvcnQ="],
+    ["NODE_ENV", "staging"],
+  ])("refuses %s=%s", (name, value) => {
+    expect(() => readConfig({ [name]: value })).toThrow(new RegExp(`^${name}=`));
+  });
+
+  it("accepts a 32-byte actions key and an https AUTH_URL", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    expect(readConfig({ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: key, AUTH_URL: "https://mnemo.example.com" })).toMatchObject({
+      NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: key,
+      AUTH_URL: "https://mnemo.example.com",
+    });
+  });
+
   it("treats an empty value as unset", () => {
     expect(readConfig({ PORT: "", MNEMO_DEMO: "" })).toMatchObject({ PORT: 3000, MNEMO_DEMO: true });
   });

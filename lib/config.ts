@@ -52,6 +52,30 @@ const rules = {
     schema: z.string().min(32).optional(),
     accepts: "at least 32 random characters (make one with: openssl rand -base64 33)",
   },
+  AUTH_URL: {
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    accepts: "the site's public address, such as https://mnemo.example.com",
+  },
+  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+      .refine((key) => [16, 24, 32].includes(Buffer.from(key, "base64").length))
+      .optional(),
+    accepts: "an AES key in base64, 16, 24 or 32 bytes (make one with: openssl rand -base64 32)",
+  },
+  MNEMO_DRAIN_SECONDS: {
+    schema: z.coerce.number().min(0).max(300).default(5),
+    accepts: "seconds to keep serving after SIGTERM while /api/ready says 503, from 0 to 300",
+  },
+  LOG_LEVEL: {
+    schema: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    accepts: "debug, info, warn, error or silent",
+  },
+  NODE_ENV: {
+    schema: z.enum(["development", "production", "test"]).optional(),
+    accepts: "development, production or test",
+  },
 } as const;
 
 type Rules = typeof rules;
@@ -80,8 +104,15 @@ export function dataDir(): string {
  * survive restarts.
  */
 export function authSecret(env: Env = process.env): string {
-  const fromEnv = readConfig(env).AUTH_SECRET;
-  if (fromEnv) return fromEnv;
+  const config = readConfig(env);
+  if (config.AUTH_SECRET) return config.AUTH_SECRET;
+  // A real deployment must choose its secret: a generated file would differ per machine.
+  if (config.NODE_ENV === "production" && !config.MNEMO_DEMO) {
+    throw new ConfigError(
+      "AUTH_SECRET",
+      "required when NODE_ENV=production and MNEMO_DEMO=0: at least 32 random characters, the same on every instance (make one with: openssl rand -base64 33)",
+    );
+  }
   const file = path.join(dataDir(), "auth-secret");
   if (existsSync(file)) {
     const kept = readFileSync(file, "utf8").trim();
@@ -91,4 +122,11 @@ export function authSecret(env: Env = process.env): string {
   const secret = randomBytes(33).toString("base64url");
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** What an operator should know before running several instances; printed at start. */
+export function scaleOutAdvice(env: Env = process.env): string | null {
+  const missing = ["AUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"].filter((name) => !env[name]);
+  if (!missing.length) return null;
+  return `Not set: ${missing.join(" and ")}. One instance is fine; several instances of Mnemo must all share the same values of both.`;
 }

@@ -11,11 +11,14 @@ import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { DEMO_PASSWORD, DEMO_PEOPLE, seedDemo } from "@/db/seed";
-import { authSecret, readConfig, type Config } from "@/lib/config";
+import { authSecret, readConfig, scaleOutAdvice, type Config } from "@/lib/config";
 import { purgeExpired } from "@/lib/memory/writes";
+import { DRAIN_MESSAGE } from "@/lib/ops/draining";
 
 const ROOT = process.cwd();
 const SOURCES = ["app", "components", "lib", "db", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
+/** How long requests in flight may take to finish after SIGTERM before the server is stopped hard. */
+const SHUTDOWN_GRACE_MS = 10_000;
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 /** The newest modification time under the given paths (skipping tests, which the build ignores). */
@@ -100,11 +103,24 @@ async function main() {
   };
   const args = [nextBin, dev ? "dev" : "start", "--port", String(config.PORT)];
   console.log(`Mnemo is starting on http://localhost:${config.PORT}`);
-  const server = spawn(process.execPath, args, { stdio: "inherit", env });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => server.kill(signal));
-  }
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  const advice = config.NODE_ENV === "production" || !config.MNEMO_DEMO ? scaleOutAdvice() : null;
+  if (advice) console.log(advice);
+  // An IPC channel, so that a SIGTERM can first ask the server to drain (lib/ops/draining.ts).
+  const server = spawn(process.execPath, args, { stdio: ["inherit", "inherit", "inherit", "ipc"], env });
+  let stopping = false;
+  const stop = (signal: "SIGINT" | "SIGTERM") => {
+    if (stopping) return server.kill(signal);
+    stopping = true;
+    // SIGINT is a person at a terminal: stop now. SIGTERM is a deployment: drain first.
+    const drainMs = signal === "SIGTERM" && !dev ? config.MNEMO_DRAIN_SECONDS * 1000 : 0;
+    if (drainMs && server.connected) server.send(DRAIN_MESSAGE);
+    setTimeout(() => server.kill(signal), drainMs).unref();
+    // Next finishes the requests in flight, then exits; one that never ends must not block a restart.
+    setTimeout(() => server.kill("SIGKILL"), drainMs + SHUTDOWN_GRACE_MS).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  server.on("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
 }
 
 void main();

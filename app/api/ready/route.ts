@@ -1,10 +1,17 @@
 /** Readiness: the database answers and its migrations are applied; 503 with the reason otherwise. */
 import { getDb } from "@/db";
+import { isDraining } from "@/lib/ops/draining";
 import { readiness } from "@/lib/ops/readiness";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
+  if (isDraining()) {
+    return Response.json(
+      { ok: false, reason: "Shutting down: finishing the requests in flight." },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
+  }
   let state;
   try {
     state = await readiness(getDb());
