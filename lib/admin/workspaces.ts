@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { memberships, users, workspaces } from "@/db/schema";
-import { recordAudit } from "./audit";
+import { recordAudit, type AuditActor } from "./audit";
 
 /** Workspace ids appear in URLs: lower-case letters, digits and dashes. */
 export const WORKSPACE_ID = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
@@ -23,13 +23,21 @@ export async function freeWorkspaceId(db: Conn, name: string): Promise<string> {
   }
 }
 
-/** Creates a workspace owned by an existing person. Returns its id. */
-export async function createWorkspace(db: Conn, owner: { id: string; name: string }, name: string): Promise<string> {
+/**
+ * Creates a workspace owned by an existing person. Returns its id. The audit list
+ * names `actor` — the owner themselves, or the operator when the command line did it.
+ */
+export async function createWorkspace(
+  db: Conn,
+  owner: { id: string; name: string },
+  name: string,
+  actor: AuditActor = owner,
+): Promise<string> {
   return db.transaction(async (tx) => {
     const id = await freeWorkspaceId(tx, name);
     await tx.insert(workspaces).values({ id, name });
     await tx.insert(memberships).values({ workspaceId: id, userId: owner.id, role: "owner" });
-    await recordAudit(tx, id, owner, "workspace.create", name);
+    await recordAudit(tx, id, actor, "workspace.create", name);
     return id;
   });
 }
