@@ -5,6 +5,7 @@
  * are small typed states, never thrown errors or whole rows.
  */
 import { revalidatePath } from "next/cache";
+import { logAction } from "./action-log";
 import type { z } from "zod";
 import { getDb } from "@/db";
 import type { Db } from "@/db/client";
@@ -29,11 +30,12 @@ export function agentAction<Schema extends z.ZodType<{ workspace: string; agent:
   schema: Schema,
   handler: (context: AgentActionContext, input: z.output<Schema>) => Promise<Result>,
 ) {
-  return async (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
+  async function run(raw: FormData | Record<string, unknown>, seen: { userId?: string }): Promise<Result | ActionFailure> {
     const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
     if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
     const user = await currentUser();
     if (!user) return { status: "failed", message: "Your session has ended. Sign in again." };
+    seen.userId = user.id;
     const input = parsed.data;
     const membership = await membershipOf(user.id, input.workspace);
     const db = getDb();
@@ -49,5 +51,9 @@ export function agentAction<Schema extends z.ZodType<{ workspace: string; agent:
       },
       input,
     );
+  }
+  return (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
+    const seen: { userId?: string } = {};
+    return logAction("memory", () => seen.userId, () => run(raw, seen));
   };
 }

@@ -5,6 +5,7 @@
  * that does not exist.
  */
 import { revalidatePath } from "next/cache";
+import { logAction } from "./action-log";
 import type { z } from "zod";
 import { getDb } from "@/db";
 import type { Db } from "@/db/client";
@@ -28,11 +29,12 @@ export function ownerAction<Schema extends z.ZodType<{ workspace: string }>, Res
   schema: Schema,
   handler: (context: OwnerActionContext, input: z.output<Schema>) => Promise<Result>,
 ) {
-  return async (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
+  async function run(raw: FormData | Record<string, unknown>, seen: { userId?: string }): Promise<Result | ActionFailure> {
     const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
     if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
     const user = await currentUser();
     if (!user) return { status: "failed", message: "Your session has ended. Sign in again." };
+    seen.userId = user.id;
     const input = parsed.data;
     const membership = await membershipOf(user.id, input.workspace);
     if (!membership || membership.role !== "owner") return { status: "failed", message: NOTHING_HERE };
@@ -46,5 +48,9 @@ export function ownerAction<Schema extends z.ZodType<{ workspace: string }>, Res
       },
       input,
     );
+  }
+  return (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
+    const seen: { userId?: string } = {};
+    return logAction("owner", () => seen.userId, () => run(raw, seen));
   };
 }

@@ -4,6 +4,7 @@
  * field; anything else is a 500 with a generic message, the detail only in the log.
  */
 import { ZodError } from "zod";
+import { errorSummary, log } from "@/lib/ops/log";
 import type { ErrorCode } from "@/lib/validation/agent-api";
 
 export class ApiError extends Error {
@@ -53,7 +54,8 @@ export function describeZodError(error: ZodError): string {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return apiError(422, "invalid_request", describeZodError(error));
-  console.error("Agent API: unexpected error", error);
+  // The detail goes to the log only; the stack too, for whoever debugs it.
+  log("error", "api.unexpected_error", { error: errorSummary(error), stack: error instanceof Error ? error.stack : undefined });
   return apiError(500, "internal_error", "Something went wrong on our side. Try again in a moment.");
 }
 

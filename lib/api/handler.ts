@@ -10,6 +10,7 @@ import { readConfig } from "@/lib/config";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { apiError, errorResponse } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
+import { log, requestIdFrom } from "@/lib/ops/log";
 
 /** A route's helpers: the validated input, the calling agent, and the database. */
 export type AgentCall<Input> = { input: Input; agent: AgentContext; db: Db };
@@ -21,20 +22,46 @@ export async function admitAgent(db: Db, request: Request): Promise<AgentContext
   return agent;
 }
 
+/**
+ * Logs one API request when it is answered — request id, method, route, status,
+ * duration and the agent — and hands the request id back in `X-Request-Id`.
+ */
+export function withRequestLog<Context>(
+  handle: (request: Request, context: Context, seen: { agentId?: string }) => Promise<Response>,
+): (request: Request, context: Context) => Promise<Response> {
+  return async (request, context) => {
+    const started = performance.now();
+    const requestId = requestIdFrom(request.headers);
+    const seen: { agentId?: string } = {};
+    const response = await handle(request, context, seen);
+    response.headers.set("X-Request-Id", requestId);
+    log("info", "api.request", {
+      requestId,
+      method: request.method,
+      route: new URL(request.url).pathname,
+      status: response.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      agentId: seen.agentId,
+    });
+    return response;
+  };
+}
+
 export function agentRoute<Input, Context = unknown>(
   parse: (request: Request, context: Context) => Input | Promise<Input>,
   act: (call: AgentCall<Input>) => Promise<Response>,
 ): (request: Request, context: Context) => Promise<Response> {
-  return async (request, context) => {
+  return withRequestLog(async (request, context, seen) => {
     try {
       const input = await parse(request, context);
       const db = getDb();
       const agent = await admitAgent(db, request);
+      seen.agentId = agent.agentId;
       return await act({ input, agent, db });
     } catch (error) {
       return errorResponse(error);
     }
-  };
+  });
 }
 
 /** The answer to a method a route does not serve, in the API's envelope rather than an empty 405. */

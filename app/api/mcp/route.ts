@@ -5,18 +5,19 @@
  */
 import { getDb } from "@/db";
 import { errorResponse } from "@/lib/api/errors";
-import { admitAgent, methodNotAllowed } from "@/lib/api/handler";
+import { admitAgent, methodNotAllowed, withRequestLog } from "@/lib/api/handler";
 import { handleMcpRequest } from "@/lib/api/mcp";
 
-export async function POST(request: Request): Promise<Response> {
+export const POST = withRequestLog(async (request: Request, _context: unknown, seen) => {
   try {
     const db = getDb();
     const agent = await admitAgent(db, request);
+    seen.agentId = agent.agentId;
     return await handleMcpRequest(db, agent, request);
   } catch (error) {
     return errorResponse(error);
   }
-}
+});
 
 /** A stateless server has no stream to open (GET) or session to end (DELETE). */
 export const GET = methodNotAllowed("POST");

@@ -128,7 +128,7 @@ describe("hostile and malformed requests", () => {
   });
 
   it("an unexpected failure is a 500 with a generic message; the detail stays in the log", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const broken = { url: process.env.DATABASE_URL };
     const db = appDb.mnemoDb;
     try {
@@ -140,7 +140,9 @@ describe("hostile and malformed requests", () => {
       expect(await response.json()).toEqual({
         error: { code: "internal_error", message: "Something went wrong on our side. Try again in a moment." },
       });
-      expect(log).toHaveBeenCalled();
+      const line = JSON.parse(String(log.mock.calls[0][0]));
+      expect(line).toMatchObject({ level: "error", event: "api.unexpected_error" });
+      expect(line.error).toMatch(/cannot|not a directory|ENOTDIR|EEXIST/i);
     } finally {
       process.env.DATABASE_URL = broken.url;
       appDb.mnemoDb = db;
@@ -316,5 +318,39 @@ describe("MCP", () => {
     expect(response.status).toBe(401);
     expect((await response.json()).error.code).toBe("unauthorized");
     expect((await send("GET", "/api/mcp", bearer(SCOUT_KEY))).status).toBe(405);
+  });
+});
+
+describe("logs", () => {
+  it("one JSON line per request: request id, route, status, duration and the agent — never the fact", async () => {
+    const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const fact = `Logs must never hold this sentence ${Date.now()}.`;
+    let response: Response;
+    let lines: string[];
+    try {
+      response = await send(
+        "POST",
+        "/api/v1/memories",
+        { ...bearer(SCOUT_KEY), "content-type": "application/json", "x-request-id": "trace-123" },
+        JSON.stringify({ channel: "dm-ana", asker: "ana", fact }),
+      );
+      lines = out.mock.calls.map((call) => String(call[0]));
+    } finally {
+      out.mockRestore();
+    }
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-request-id")).toBe("trace-123");
+    const entry = lines.map((line) => JSON.parse(line)).find((line) => line.event === "api.request");
+    expect(entry).toMatchObject({
+      level: "info",
+      requestId: "trace-123",
+      method: "POST",
+      route: "/api/v1/memories",
+      status: 201,
+      agentId: "scout",
+    });
+    expect(typeof entry.ms).toBe("number");
+    expect(lines.join("")).not.toContain("never hold this sentence");
+    expect(lines.join("")).not.toContain(SCOUT_KEY);
   });
 });
