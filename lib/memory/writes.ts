@@ -4,7 +4,7 @@
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { and, count, eq, gte, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
@@ -294,18 +294,22 @@ export async function forgetFact(
   factId: string,
 ): Promise<{ status: "forgotten" | "not_found" }> {
   return db.transaction(async (tx) => {
-    const at = nowIso();
-    const [changed] = await tx
-      .update(facts)
-      .set({ forgottenAt: at })
-      .where(
-        and(eq(facts.id, factId), eq(facts.agentId, agentId), isNull(facts.forgottenAt), changeableSql(viewer)),
-      )
-      .returning({ body: facts.body });
-    if (!changed) return { status: "not_found" as const };
-    await recordEvent(tx, factId, "forget", personActor(viewer), changed.body, null, at);
-    return { status: "forgotten" as const };
+    const rule = and(eq(facts.id, factId), eq(facts.agentId, agentId), isNull(facts.forgottenAt), changeableSql(viewer));
+    const forgotten = await moveToForgotten(tx, factId, rule, personActor(viewer));
+    return { status: forgotten ? ("forgotten" as const) : ("not_found" as const) };
   });
+}
+
+/**
+ * Moves the fact that passes `rule` to "Recently forgotten" and records who did
+ * it, in the caller's transaction. False when nothing passed the rule.
+ */
+async function moveToForgotten(tx: Conn, factId: string, rule: SQL | undefined, actor: Actor): Promise<boolean> {
+  const at = nowIso();
+  const [changed] = await tx.update(facts).set({ forgottenAt: at }).where(rule).returning({ body: facts.body });
+  if (!changed) return false;
+  await recordEvent(tx, factId, "forget", actor, changed.body, null, at);
+  return true;
 }
 
 /** The earliest forgotten time that can still be restored, as of `now`. */
@@ -385,27 +389,17 @@ export async function agentForget(
   place: Place,
 ): Promise<"forgotten" | "not_found" | "forbidden"> {
   return db.transaction(async (tx) => {
-    const at = nowIso();
-    const [changed] = await tx
-      .update(facts)
-      .set({ forgottenAt: at })
-      .where(
-        and(
-          eq(facts.id, factId),
-          eq(facts.agentId, agent.id),
-          eq(facts.workspaceId, place.workspaceId),
-          isNull(facts.forgottenAt),
-          eq(facts.pinned, false),
-          eq(facts.createdByKind, "agent"),
-          ne(facts.sourceKind, "person"),
-          recallableHereSql(place),
-        ),
-      )
-      .returning({ body: facts.body });
-    if (changed) {
-      await recordEvent(tx, factId, "forget", agent, changed.body, null, at);
-      return "forgotten" as const;
-    }
+    const rule = and(
+      eq(facts.id, factId),
+      eq(facts.agentId, agent.id),
+      eq(facts.workspaceId, place.workspaceId),
+      isNull(facts.forgottenAt),
+      eq(facts.pinned, false),
+      eq(facts.createdByKind, "agent"),
+      ne(facts.sourceKind, "person"),
+      recallableHereSql(place),
+    );
+    if (await moveToForgotten(tx, factId, rule, agent)) return "forgotten" as const;
     const [fact] = await tx
       .select(factColumns)
       .from(facts)
