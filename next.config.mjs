@@ -6,6 +6,10 @@ const nextConfig = {
   serverExternalPackages: ["@libsql/client", "libsql", "@node-rs/argon2"],
   poweredByHeader: false,
   reactStrictMode: true,
+  // Importing a facts file goes through a server action; a full agent's file
+  // (2,000 facts with history) passes Next's 1 MB default. The action itself
+  // refuses files over 5 MB (MAX_IMPORT_BYTES) with a clear message.
+  experimental: { serverActions: { bodySizeLimit: "6mb" } },
 };
 
 export default nextConfig;

@@ -5,6 +5,7 @@ import { AddFactForm } from "@/components/memory/add-fact-form";
 import type { FactView } from "@/components/memory/fact-card";
 import { FactFilters } from "@/components/memory/fact-filters";
 import { FactGroup } from "@/components/memory/fact-group";
+import { ImportFacts } from "@/components/memory/import-facts";
 import { ForgottenList } from "@/components/memory/forgotten-list";
 import { MemoryProvider } from "@/components/memory/memory-context";
 import { QuotaMeter } from "@/components/memory/quota-meter";
@@ -37,6 +38,7 @@ import {
   purgeFactAction,
   restoreFactAction,
 } from "./actions";
+import { importFactsAction } from "./import-actions";
 
 type Props = {
   params: Promise<{ workspace: string; agent: string }>;
@@ -197,8 +199,14 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 </div>
               </dl>
             </div>
-            <div className="max-w-sm">
-              <QuotaMeter used={kept} label={`${agent.name}'s memory`} />
+            <div className="flex flex-wrap items-end justify-between gap-4">
+              <div className="w-full max-w-sm">
+                <QuotaMeter used={kept} label={`${agent.name}'s memory`} />
+              </div>
+              {/* A plain link: the route handler answers with a file to save. */}
+              <a href={`${base}/export`} download className="text-sm font-medium text-brand-700 hover:underline">
+                Download as JSON
+              </a>
             </div>
           </header>
 
@@ -251,6 +259,11 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                   canWriteWorkspace={member.role === "owner"}
                 />
               </div>
+              {member.role === "owner" ? (
+                <div className="rounded-lg border border-slate-200 bg-white p-4">
+                  <ImportFacts workspace={workspaceId} agent={agent.handle} agentName={agent.name} action={importFactsAction} />
+                </div>
+              ) : null}
               <div className="rounded-lg border border-slate-200 bg-white p-4">
                 <RecallPreview
                   action={base}

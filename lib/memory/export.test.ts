@@ -1,0 +1,122 @@
+/**
+ * "Download as JSON" on a real database seeded with the demo: each person's file
+ * holds exactly the live facts the pure rule (rules.visibleTo) lets them see —
+ * computed here from the tables, not from the SQL under test — each in the wire
+ * shape with its whole history, and nothing forgotten.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { channelMembers, channels, factEvents, facts, memberships } from "@/db/schema";
+import { seedDemo } from "@/db/seed";
+import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
+import { exportFacts, exportFileName } from "./export";
+import { toMemory, visibleTo, type Viewer } from "./rules";
+import { correctFact, forgetFact, type PersonActor } from "./writes";
+
+const ACME = { id: "acme", name: "Acme" };
+const SCOUT = { id: "scout", handle: "scout", name: "Scout" };
+const ANA: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
+
+let t: TempDb;
+beforeEach(async () => {
+  t = await createTempDb();
+  await seedDemo(t.db);
+});
+afterEach(() => t.close());
+
+/** The pure rule's viewer, from the tables: public channels plus the person's own channel rows. */
+async function viewerFromTables(db: Db, workspaceId: string, userId: string): Promise<Viewer | null> {
+  const [membership] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  if (!membership) return null;
+  const open = await db.select({ id: channels.id }).from(channels).where(and(eq(channels.workspaceId, workspaceId), eq(channels.kind, "public")));
+  const joined = await db.select({ id: channelMembers.channelId }).from(channelMembers).where(eq(channelMembers.userId, userId));
+  const readable = new Set([...open, ...joined].map((c) => c.id));
+  return { workspaceId, id: userId, owner: membership.role === "owner", canRead: (id) => readable.has(id) };
+}
+
+async function expectedIds(userId: string): Promise<string[]> {
+  const viewer = await viewerFromTables(t.db, "acme", userId);
+  if (!viewer) return [];
+  const rows = await t.db.select().from(facts).where(eq(facts.agentId, "scout"));
+  return rows.filter((f) => f.forgottenAt === null && visibleTo(f, viewer)).map((f) => f.id).sort();
+}
+
+async function idOf(body: string): Promise<string> {
+  const [row] = await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body));
+  return row.id;
+}
+
+describe("exportFacts", () => {
+  it.each(["olivia", "max", "ana", "gus"])("%s's file holds exactly the live facts visibleTo lets them see", async (userId) => {
+    // Ana corrects her own fact (history of two events) and forgets the group DM's fact.
+    await correctFact(t.db, ANA, "scout", await idOf("Ana prefers replies in Portuguese."), 1, "Ana prefers replies in Portuguese or English.");
+    await forgetFact(t.db, ANA, "scout", await idOf("Max and Ana are pairing on the billing migration."));
+
+    const file = await exportFacts(t.db, { workspaceId: "acme", userId }, ACME, SCOUT);
+    expect(file.facts.map((f) => f.id).sort()).toEqual(await expectedIds(userId));
+    expect(file.facts.map((f) => f.body)).not.toContain("Max and Ana are pairing on the billing migration.");
+    expect(factsFileShape.safeParse(file).success).toBe(true);
+
+    for (const fact of file.facts) {
+      const [row] = await t.db.select().from(facts).where(eq(facts.id, fact.id));
+      const events = await t.db.select().from(factEvents).where(eq(factEvents.factId, fact.id)).orderBy(factEvents.id);
+      const { history, ...memory } = fact;
+      expect(memory).toEqual(toMemory(row));
+      expect(history).toEqual(
+        events.map((e) => ({ kind: e.kind, actor_kind: e.actorKind, actor_name: e.actorName, before: e.before, after: e.after, at: e.at })),
+      );
+      expect(history.length).toBeGreaterThan(0);
+      expect(importedFact.safeParse(fact).success).toBe(true);
+    }
+  });
+
+  it("gives ana, by the demo's own words, the workspace, #support, her group DM and her own fact", async () => {
+    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "ana" }, ACME, SCOUT);
+    expect(file.facts.map((f) => f.body).sort()).toEqual(
+      [
+        "Ana prefers replies in Portuguese.",
+        "Max and Ana are pairing on the billing migration.",
+        "Refunds over $500 need a manager's approval.",
+        "Releases go out on Thursdays.",
+        "The Enterprise plan includes SSO.",
+      ].sort(),
+    );
+  });
+
+  it("keeps the history of a corrected fact, oldest first", async () => {
+    const id = await idOf("Ana prefers replies in Portuguese.");
+    await correctFact(t.db, ANA, "scout", id, 1, "Ana prefers replies in Portuguese or English.");
+    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "ana" }, ACME, SCOUT);
+    const fact = file.facts.find((f) => f.id === id);
+    expect(fact?.body).toBe("Ana prefers replies in Portuguese or English.");
+    expect(fact?.history.map((e) => [e.kind, e.actor_name, e.before, e.after])).toEqual([
+      ["remember", "Scout", null, "Ana prefers replies in Portuguese."],
+      ["correct", "Ana Alves", "Ana prefers replies in Portuguese.", "Ana prefers replies in Portuguese or English."],
+    ]);
+  });
+
+  it("gives nothing to someone who is not a member, nor across workspaces", async () => {
+    expect((await exportFacts(t.db, { workspaceId: "acme", userId: "gina" }, ACME, SCOUT)).facts).toEqual([]);
+    const echo = await exportFacts(t.db, { workspaceId: "acme", userId: "olivia" }, ACME, { id: "echo", handle: "echo", name: "Echo" });
+    expect(echo.facts).toEqual([]);
+  });
+
+  it("says what the file is: format, version, when, the workspace and the agent", async () => {
+    const now = new Date("2026-05-01T12:00:00Z");
+    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "gus" }, ACME, SCOUT, now);
+    expect(file).toMatchObject({
+      format: "mnemo.facts",
+      version: 1,
+      exported_at: "2026-05-01T12:00:00.000Z",
+      workspace: ACME,
+      agent: { handle: "scout", name: "Scout" },
+    });
+    expect(exportFileName("scout", now)).toBe("scout-memory-2026-05-01.json");
+    expect(exportFileName('we"ird/../handle', now)).toBe("we-ird-handle-memory-2026-05-01.json");
+  });
+});

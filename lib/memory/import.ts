@@ -1,0 +1,144 @@
+/**
+ * "Import workspace facts": an owner gives an agent the workspace facts of a
+ * facts file. The file is imported whole or not at all: any fact the rules
+ * refuse (a credential, blank or too long) or an import that would take the
+ * agent past MAX_FACTS stops it, naming the reason. Facts of other scopes are
+ * skipped — they belong to conversations and people this workspace may not have.
+ * Duplicates (by the same dedupeKey remember() uses, in the file and in memory)
+ * are skipped, never refreshed. Imported facts are the owner's, pinned, like
+ * every fact a person tells (tell.ts).
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Conn } from "@/db/client";
+import { facts } from "@/db/schema";
+import { recordAudit } from "@/lib/admin/audit";
+import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
+import { cleanFact, dedupeKey, looksLikeSecret, MAX_FACTS } from "./rules";
+import { liveFactCount } from "./store";
+import { remember, type PersonActor } from "./writes";
+
+export type ImportProblem = { item: number; reason: string };
+
+export type ImportPlan = {
+  /** Cleaned texts to add, in file order. */
+  add: string[];
+  duplicates: number;
+  /** Channel and person facts: not imported. */
+  otherScopes: number;
+  refused: ImportProblem[];
+  /** Live facts the agent keeps now. */
+  kept: number;
+  /** How far past MAX_FACTS the import would take the agent (0 when it fits). */
+  overLimitBy: number;
+};
+
+/** The facts of a file's text, or one sentence saying why the file can't be read. */
+export function readFactsFile(text: string): { items: unknown[] } | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { error: "The file is not JSON. Use a file made by “Download as JSON” on a Memory page." };
+  }
+  const parsed = factsFileShape.safeParse(json);
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "The file is not a Mnemo facts file." };
+  return { items: parsed.data.facts };
+}
+
+async function workspaceKeys(db: Conn, agentId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: facts.bodyKey })
+    .from(facts)
+    .where(and(eq(facts.agentId, agentId), eq(facts.scope, "workspace"), isNull(facts.forgottenAt)));
+  return new Set(rows.map((row) => row.key));
+}
+
+/** Sorts every item of the file into add, duplicate, other scope or refused; writes nothing. */
+export async function planImport(db: Conn, agentId: string, items: unknown[]): Promise<ImportPlan> {
+  const seen = await workspaceKeys(db, agentId);
+  const plan: ImportPlan = { add: [], duplicates: 0, otherScopes: 0, refused: [], kept: 0, overLimitBy: 0 };
+  items.forEach((raw, index) => {
+    const item = index + 1;
+    const parsed = importedFact.safeParse(raw);
+    if (!parsed.success) {
+      plan.refused.push({ item, reason: parsed.error.issues[0]?.message ?? "it is not a fact" });
+      return;
+    }
+    if (parsed.data.scope !== "workspace") {
+      plan.otherScopes += 1;
+      return;
+    }
+    const body = cleanFact(parsed.data.body);
+    if (!body) {
+      plan.refused.push({ item, reason: "its body is empty" });
+      return;
+    }
+    const secret = looksLikeSecret(body);
+    if (secret) {
+      plan.refused.push({ item, reason: `it looks like ${secret}; Mnemo never keeps credentials` });
+      return;
+    }
+    const key = dedupeKey(body);
+    if (seen.has(key)) {
+      plan.duplicates += 1;
+      return;
+    }
+    seen.add(key);
+    plan.add.push(body);
+  });
+  plan.kept = await liveFactCount(db, agentId);
+  plan.overLimitBy = Math.max(0, plan.kept + plan.add.length - MAX_FACTS);
+  return plan;
+}
+
+export type ImportResult =
+  | { status: "imported"; plan: ImportPlan }
+  | { status: "refused"; plan: ImportPlan }
+  | { status: "memory_full"; plan: ImportPlan }
+  | { status: "not_allowed" };
+
+/**
+ * Imports the file's workspace facts in one transaction: the owner check, the
+ * plan (counted again, as facts may have changed since the dry run) and every
+ * write. Anything unexpected rolls it all back.
+ */
+export async function importWorkspaceFacts(
+  db: Conn,
+  owner: PersonActor,
+  agent: { id: string; handle: string; workspaceId: string },
+  items: unknown[],
+): Promise<ImportResult> {
+  return db.transaction(async (tx): Promise<ImportResult> => {
+    if (agent.workspaceId !== owner.workspaceId || !(await isOwner(tx, owner))) return { status: "not_allowed" };
+    const plan = await planImport(tx, agent.id, items);
+    if (plan.refused.length) return { status: "refused", plan };
+    if (plan.overLimitBy > 0) return { status: "memory_full", plan };
+    for (const body of plan.add) {
+      const result = await remember(tx, {
+        agentId: agent.id,
+        workspaceId: agent.workspaceId,
+        body,
+        scope: "workspace",
+        scopeRef: "",
+        scopeLabel: null,
+        source: { kind: "person", ref: owner.userId, label: `@${owner.handle}`, channelId: null },
+        by: { kind: "user", id: owner.userId, name: owner.name },
+        pinned: true,
+      });
+      // The plan was made in this same write transaction, so this cannot happen; if it does, keep nothing.
+      if (result.status !== "created") throw new Error(`Import stopped: a planned fact was ${result.status}.`);
+    }
+    if (plan.add.length) {
+      const count = `${plan.add.length} workspace ${plan.add.length === 1 ? "fact" : "facts"}`;
+      const actor = { id: owner.userId, name: owner.name };
+      await recordAudit(tx, owner.workspaceId, actor, "facts.import", `${count} into @${agent.handle}'s memory`);
+    }
+    return { status: "imported", plan };
+  });
+}
+
+async function isOwner(tx: Conn, viewer: PersonActor): Promise<boolean> {
+  const rows = await tx.all(sql`SELECT 1 FROM memberships
+    WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.userId} AND role = 'owner'`);
+  return rows.length > 0;
+}
