@@ -1,0 +1,237 @@
+/**
+ * Every owner settings action called as what it is — a public POST endpoint —
+ * against a real, freshly seeded libSQL file per test. Only two things are
+ * doubles: who is signed in, and Next's revalidatePath. A member, an owner of
+ * another workspace, a stale cookie and a signed-out caller are all refused,
+ * with nothing written and nothing refreshed; an owner of the workspace gets
+ * small typed answers, never rows.
+ */
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { sql } from "drizzle-orm";
+import { users } from "@/db/schema";
+import type { SignedInUser } from "@/lib/auth/session";
+import { addPerson } from "@/lib/admin/people";
+import { appDemoDbForEachTest } from "@/lib/testing/app-db";
+
+const doubles = vi.hoisted(() => ({
+  user: null as SignedInUser | null,
+  revalidatePath: vi.fn<(path: string, type?: string) => void>(),
+}));
+
+vi.mock("next/cache", () => ({ revalidatePath: doubles.revalidatePath }));
+
+// The real membershipOf; only "who has the cookie" is chosen by the test.
+vi.mock("@/lib/auth/session", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
+  currentUser: async () => doubles.user,
+}));
+
+// session.ts imports the Auth.js config, whose next-auth import of "next/server" only
+// resolves inside Next's bundler. Its one use here is reading the cookie: the same identity.
+vi.mock("@/lib/auth", () => ({
+  auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
+}));
+
+const NOTHING_HERE = "There is no such thing in this workspace you can change.";
+const SIGNED_OUT = "Your session has ended. Sign in again.";
+
+const PEOPLE = {
+  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" }, // acme's owner
+  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" }, // acme member
+  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" }, // globex's owner
+  ghost: { id: "ghost", name: "Gone Person", email: "ghost@acme.test", handle: "ghost" }, // a cookie for no one
+} satisfies Record<string, SignedInUser>;
+type Who = keyof typeof PEOPLE | "nobody";
+
+type Answer = { status: string; message?: string; [key: string]: unknown };
+type Action = (input: FormData | Record<string, unknown>) => Promise<Answer>;
+
+const modules = {
+  people: () => import("./actions"),
+  channels: () => import("./channels/actions"),
+  agents: () => import("./agents/actions"),
+  agent: () => import("./agents/[agent]/actions"),
+};
+
+/** Each action with the form an honest owner's page would send for acme. */
+const CASES: [string, () => Promise<Action>, Record<string, string>][] = [
+  ["addPerson", async () => (await modules.people()).addPersonAction, { email: "new@acme.test", role: "member" }],
+  ["renewInvite", async () => (await modules.people()).renewInviteAction, { userId: "pia" }],
+  ["changeRole", async () => (await modules.people()).changeRoleAction, { userId: "max", role: "owner" }],
+  ["removePerson", async () => (await modules.people()).removePersonAction, { userId: "max" }],
+  ["createChannel", async () => (await modules.channels()).createChannelAction, { name: "launch", kind: "private" }],
+  ["renameChannel", async () => (await modules.channels()).renameChannelAction, { channelId: "leadership", name: "leads" }],
+  ["setChannelKind", async () => (await modules.channels()).setChannelKindAction, { channelId: "leadership", kind: "public" }],
+  ["addChannelMember", async () => (await modules.channels()).addChannelMemberAction, { channelId: "leadership", userId: "ana" }],
+  ["removeChannelMember", async () => (await modules.channels()).removeChannelMemberAction, { channelId: "leadership", userId: "max" }],
+  ["createAgent", async () => (await modules.agents()).createAgentAction, { handle: "helper", name: "Helper" }],
+  ["renameAgent", async () => (await modules.agent()).renameAgentAction, { agentId: "scout", name: "Scout II" }],
+  ["deleteAgent", async () => (await modules.agent()).deleteAgentAction, { agentId: "scout", expectedFacts: "8" }],
+  ["createKey", async () => (await modules.agent()).createKeyAction, { agentId: "scout", name: "CI" }],
+  ["revokeKey", async () => (await modules.agent()).revokeKeyAction, { keyId: "key_demo_scout" }],
+];
+
+// --- A fresh demo database per test, which the app opens through DATABASE_URL ---
+
+const testDb = appDemoDbForEachTest(async (t) => {
+  // Someone invited who has not set a password yet, so renewInvite has someone to act on.
+  await t.db.insert(users).values({ id: "pia", name: "Pia Park", email: "pia@acme.test" });
+  const invited = await addPerson(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
+  if (invited.status !== "invited") throw new Error("expected an invite");
+});
+
+const db = () => testDb().db;
+
+beforeEach(() => {
+  doubles.user = null;
+  doubles.revalidatePath.mockClear();
+});
+
+// --- Helpers ---
+
+const TABLES = ["users", "memberships", "channels", "channel_members", "agents", "agent_keys", "facts", "fact_events", "invites", "audit_events"];
+
+/** Every row an owner action could touch, read on the test's own connection. */
+async function dump() {
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES) out[table] = await db().all(sql.raw(`SELECT * FROM ${table} ORDER BY rowid`));
+  return out;
+}
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+}
+
+async function as(who: Who, action: Action, input: FormData | Record<string, unknown>): Promise<Answer> {
+  doubles.user = who === "nobody" ? null : PEOPLE[who];
+  return action(input);
+}
+
+// --- Who may act ---
+
+describe.each(CASES)("%s", (_name, load, fields) => {
+  it("refuses everyone but an owner of the workspace with one answer, changing nothing", async () => {
+    const action = await load();
+    const before = await dump();
+    const honest = form({ workspace: "acme", ...fields });
+    for (const who of ["ana", "gina", "ghost"] as const) {
+      expect(await as(who, action, honest), who).toEqual({ status: "failed", message: NOTHING_HERE });
+    }
+    expect(await as("nobody", action, honest)).toEqual({ status: "failed", message: SIGNED_OUT });
+    // Gina names her own workspace but acme's people, channels, agents or keys: not there.
+    if (["userId", "channelId", "agentId", "keyId"].some((key) => key in fields)) {
+      expect(await as("gina", action, form({ workspace: "globex", ...fields }))).toEqual({ status: "failed", message: NOTHING_HERE });
+    }
+    expect(await dump()).toEqual(before);
+    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+  });
+
+  it("lets acme's owner act, with a small answer and a refresh of the workspace's pages", async () => {
+    const action = await load();
+    const before = await dump();
+    const answer = await as("olivia", action, form({ workspace: "acme", ...fields }));
+    expect(["success", "invited", "key_created"]).toContain(answer.status);
+    expect(Object.keys(answer).every((key) => ["status", "message", "href", "link", "key"].includes(key))).toBe(true);
+    expect(await dump()).not.toEqual(before);
+    expect(doubles.revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
+    const audit = await db().all<{ actor_id: string }>(sql`SELECT actor_id FROM audit_events ORDER BY id DESC LIMIT 1`);
+    expect(audit[0].actor_id).toBe("olivia");
+  });
+
+  it("refuses malformed input before looking anyone up", async () => {
+    const action = await load();
+    const before = await dump();
+    for (const input of [new FormData(), form(fields), { workspace: { $ne: null }, ...fields }]) {
+      expect(await as("olivia", action, input)).toMatchObject({ status: "invalid_data" });
+    }
+    expect(await as("nobody", action, form(fields))).toMatchObject({ status: "invalid_data" });
+    expect(await dump()).toEqual(before);
+  });
+});
+
+describe("the owner's role is read from the database on every call", () => {
+  it("refuses an owner who was made a member a moment ago", async () => {
+    await db().run(sql`UPDATE memberships SET role = 'owner' WHERE user_id = 'max'`);
+    await db().run(sql`UPDATE memberships SET role = 'member' WHERE user_id = 'olivia'`);
+    const { createChannelAction } = await modules.channels();
+    expect(await as("olivia", createChannelAction, form({ workspace: "acme", name: "x", kind: "public" }))).toEqual({
+      status: "failed",
+      message: NOTHING_HERE,
+    });
+  });
+});
+
+describe("answers owners can act on", () => {
+  it("refuses to demote or remove the last owner, and says what to do", async () => {
+    const { changeRoleAction, removePersonAction } = await modules.people();
+    const before = await dump();
+    const lastOwner = { status: "failed", message: "Acme needs at least one owner. Make someone else an owner first." };
+    expect(await as("olivia", changeRoleAction, form({ workspace: "acme", userId: "olivia", role: "member" }))).toEqual(lastOwner);
+    expect(await as("olivia", removePersonAction, form({ workspace: "acme", userId: "olivia" }))).toEqual(lastOwner);
+    expect(await dump()).toEqual(before);
+  });
+
+  it("sends an owner who stepped down away from the settings they can no longer open", async () => {
+    const { changeRoleAction, removePersonAction } = await modules.people();
+    await db().run(sql`UPDATE memberships SET role = 'owner' WHERE user_id = 'max'`);
+    expect(await as("olivia", changeRoleAction, form({ workspace: "acme", userId: "olivia", role: "member" }))).toMatchObject({
+      status: "success",
+      href: "/w/acme",
+    });
+    doubles.user = PEOPLE.olivia;
+    expect(await as("olivia", removePersonAction, form({ workspace: "acme", userId: "olivia" }))).toEqual({
+      status: "failed",
+      message: NOTHING_HERE,
+    });
+  });
+
+  it("gives the invite link and the new key once, in the answer", async () => {
+    const { addPersonAction } = await modules.people();
+    const invited = await as("olivia", addPersonAction, form({ workspace: "acme", email: "Quinn@Acme.test", name: "Quinn" }));
+    expect(invited).toEqual({ status: "invited", message: expect.stringContaining("7 days"), link: expect.stringMatching(/^\/invite\/[\w-]{43}$/) });
+    const joined = await as("olivia", addPersonAction, form({ workspace: "acme", email: "gina@globex.test" }));
+    expect(joined).toEqual({ status: "success", message: "Gina Grant joined Acme." });
+    const again = await as("olivia", addPersonAction, form({ workspace: "acme", email: "max@acme.test" }));
+    expect(again).toEqual({ status: "failed", message: "Max Mills is already in Acme." });
+
+    const { createKeyAction } = await modules.agent();
+    const key = await as("olivia", createKeyAction, form({ workspace: "acme", agentId: "scout", name: "CI" }));
+    expect(key).toEqual({ status: "key_created", message: expect.stringContaining("won't show it again"), key: expect.stringMatching(/^mnemo_/) });
+  });
+
+  it("deletes an agent only with the number of facts the owner confirmed", async () => {
+    const { deleteAgentAction } = await modules.agent();
+    const stale = await as("olivia", deleteAgentAction, form({ workspace: "acme", agentId: "scout", expectedFacts: "7" }));
+    expect(stale).toEqual({
+      status: "failed",
+      message: "It keeps 8 facts now, not 7 facts. Nothing was deleted; reload and confirm again.",
+    });
+    expect(await as("olivia", deleteAgentAction, form({ workspace: "acme", agentId: "scout", expectedFacts: "eight" }))).toMatchObject({
+      status: "invalid_data",
+    });
+    expect(await as("olivia", deleteAgentAction, form({ workspace: "acme", agentId: "scout", expectedFacts: "8" }))).toEqual({
+      status: "success",
+      message: "Scout and its 8 facts were deleted.",
+      href: "/w/acme/settings/agents",
+    });
+  });
+
+  it("names a taken channel name or handle", async () => {
+    const { createChannelAction } = await modules.channels();
+    expect(await as("olivia", createChannelAction, form({ workspace: "acme", name: "#General", kind: "public" }))).toEqual({
+      status: "failed",
+      message: "There is already a channel named #general. Choose another name.",
+    });
+    expect(await as("olivia", createChannelAction, form({ workspace: "acme", name: "two words", kind: "public" }))).toEqual({
+      status: "invalid_data",
+      message: "Use lower-case letters, digits, dashes and underscores, no spaces.",
+    });
+    const { createAgentAction } = await modules.agents();
+    expect(await as("olivia", createAgentAction, form({ workspace: "acme", handle: "@Scout", name: "Scout" }))).toEqual({
+      status: "failed",
+      message: "There is already an agent @scout. Choose another handle.",
+    });
+  });
+});

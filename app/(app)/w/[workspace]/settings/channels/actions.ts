@@ -1,0 +1,74 @@
+"use server";
+
+/**
+ * The Channels page's server actions: owners only (ownerAction), every query
+ * scoped to the workspace. A change decides who sees the channel's facts and
+ * where they are recalled from the next request on.
+ */
+import type { AdminState } from "@/lib/actions/admin-states";
+import { NOTHING_HERE, ownerAction } from "@/lib/actions/owner-action";
+import {
+  addChannelMember,
+  createChannel,
+  removeChannelMember,
+  renameChannel,
+  setChannelKind,
+  type ChannelChangeResult,
+} from "@/lib/admin/channels";
+import {
+  channelMemberInput,
+  createChannelInput,
+  renameChannelInput,
+  setChannelKindInput,
+} from "@/lib/validation/admin";
+
+const KIND_NAMES = { public: "public", private: "private", dm: "a direct message" } as const;
+
+const nameTaken = (name: string) => `There is already a channel named #${name}. Choose another name.`;
+
+function changeAnswer(result: ChannelChangeResult, done: string, name: string, refresh: () => void): AdminState {
+  switch (result.status) {
+    case "changed":
+      refresh();
+      return { status: "success", message: done };
+    case "unchanged":
+      return { status: "success", message: "Nothing changed." };
+    case "name_taken":
+      return { status: "failed", message: nameTaken(name) };
+    case "not_found":
+      return { status: "failed", message: NOTHING_HERE };
+  }
+}
+
+export const createChannelAction = ownerAction(createChannelInput, async (ctx, input): Promise<AdminState> => {
+  const result = await createChannel(ctx.db, ctx.actor, ctx.workspace.id, input);
+  if (result.status === "name_taken") return { status: "failed", message: nameTaken(input.name) };
+  ctx.refresh();
+  return { status: "success", message: `#${input.name} is ready. Add the people who are in it.` };
+});
+
+export const renameChannelAction = ownerAction(renameChannelInput, async (ctx, input): Promise<AdminState> => {
+  const result = await renameChannel(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.name);
+  return changeAnswer(result, `Renamed to #${input.name}.`, input.name, ctx.refresh);
+});
+
+export const setChannelKindAction = ownerAction(setChannelKindInput, async (ctx, input): Promise<AdminState> => {
+  const result = await setChannelKind(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.kind);
+  return changeAnswer(result, `The channel is now ${KIND_NAMES[input.kind]}.`, "", ctx.refresh);
+});
+
+export const addChannelMemberAction = ownerAction(channelMemberInput, async (ctx, input): Promise<AdminState> => {
+  const result = await addChannelMember(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.userId);
+  if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
+  if (result.status === "unchanged") return { status: "success", message: `${result.name} is already in it.` };
+  ctx.refresh();
+  return { status: "success", message: `${result.name} was added.` };
+});
+
+export const removeChannelMemberAction = ownerAction(channelMemberInput, async (ctx, input): Promise<AdminState> => {
+  const result = await removeChannelMember(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.userId);
+  if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
+  if (result.status === "unchanged") return { status: "success", message: `${result.name} wasn't in it.` };
+  ctx.refresh();
+  return { status: "success", message: `${result.name} was taken out.` };
+});

@@ -1,0 +1,15 @@
+/**
+ * The small typed answers of owner settings' actions: a message for people, and
+ * — once, right after it is made — a secret the owner must pass on. Never a row.
+ */
+export type AdminState =
+  | { status: "idle" }
+  /** `href`: where to go next, when the change took the page away (an owner who stepped down). */
+  | { status: "success"; message: string; href?: string }
+  | { status: "failed" | "invalid_data"; message: string };
+
+/** Adding a person who has no password yet: the invite link, shown once. */
+export type InviteState = AdminState | { status: "invited"; message: string; link: string };
+
+/** A new agent key, shown once; only its hash is kept. */
+export type NewKeyState = AdminState | { status: "key_created"; message: string; key: string };

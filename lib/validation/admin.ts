@@ -1,0 +1,146 @@
+/**
+ * The shapes owner settings accept: every server action's input, parsed on the
+ * server before anything is looked up. Forms send strings, so numbers are coerced
+ * and an empty optional field means "not given".
+ */
+import { z } from "zod";
+import { CHANNEL_KINDS, ROLES } from "@/db/schema";
+import { MAX_KEY_NAME } from "@/lib/admin/agent-keys";
+
+const id = z.string().trim().min(1).max(200);
+
+/** An optional text field: blank is the same as absent. */
+const optionalText = (max: number, tooLong: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, tooLong)
+    .optional()
+    .transform((value) => value || undefined);
+
+/** Every owner action names its workspace; the builder checks the caller owns it. */
+export const workspaceTarget = z.object({ workspace: id });
+
+// --- People ---
+
+export const email = z
+  .string({ error: "Enter an email address." })
+  .trim()
+  .toLowerCase()
+  .max(254, "That email address is too long.")
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an email address such as name@example.com.");
+
+const role = z.enum(ROLES, { error: "Choose owner or member." });
+
+export const addPersonInput = workspaceTarget.extend({
+  email,
+  name: optionalText(80, "A name is at most 80 characters."),
+  role: role.default("member"),
+});
+
+export const personTarget = workspaceTarget.extend({ userId: id });
+
+export const changeRoleInput = personTarget.extend({ role });
+
+// --- Channels ---
+
+/** Channel names as chat products write them: lower-case, no spaces; a leading # is dropped. */
+export const channelName = z
+  .string({ error: "Name the channel." })
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/^#/, ""))
+  .pipe(
+    z
+      .string()
+      .min(1, "Name the channel.")
+      .max(80, "A channel name is at most 80 characters.")
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, "Use lower-case letters, digits, dashes and underscores, no spaces."),
+  );
+
+const channelKind = z.enum(CHANNEL_KINDS, { error: "Choose public, private or direct message." });
+
+export const createChannelInput = workspaceTarget.extend({ name: channelName, kind: channelKind });
+
+export const channelTarget = workspaceTarget.extend({ channelId: id });
+
+export const renameChannelInput = channelTarget.extend({ name: channelName });
+
+export const setChannelKindInput = channelTarget.extend({ kind: channelKind });
+
+export const channelMemberInput = channelTarget.extend({ userId: z.string({ error: "Choose a person." }).trim().min(1, "Choose a person.").max(200) });
+
+// --- Agents and keys ---
+
+/** How agents are mentioned (`@scout`): lower-case, unique in the workspace. */
+export const agentHandle = z
+  .string({ error: "Give the agent a handle." })
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/^@/, ""))
+  .pipe(
+    z
+      .string()
+      .min(1, "Give the agent a handle.")
+      .max(32, "A handle is at most 32 characters.")
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, "Use lower-case letters, digits, dashes and underscores, no spaces."),
+  );
+
+export const agentName = z
+  .string({ error: "Give the agent a name." })
+  .trim()
+  .min(1, "Give the agent a name.")
+  .max(80, "A name is at most 80 characters.");
+
+export const createAgentInput = workspaceTarget.extend({ handle: agentHandle, name: agentName });
+
+export const agentTarget = workspaceTarget.extend({ agentId: id });
+
+export const renameAgentInput = agentTarget.extend({ name: agentName });
+
+/** The confirmation names a number of facts; the delete goes ahead only if it is still that number. */
+export const deleteAgentInput = agentTarget.extend({ expectedFacts: z.coerce.number().int().min(0) });
+
+export const createKeyInput = agentTarget.extend({
+  name: z
+    .string({ error: "Name the key." })
+    .trim()
+    .min(1, "Name the key, for example after where it is used.")
+    .max(MAX_KEY_NAME, `A key name is at most ${MAX_KEY_NAME} characters.`),
+});
+
+export const revokeKeyInput = workspaceTarget.extend({ keyId: id });
+
+// --- Workspaces and invites ---
+
+export const createWorkspaceInput = z.object({
+  name: z
+    .string({ error: "Name the workspace." })
+    .trim()
+    .min(1, "Name the workspace.")
+    .max(80, "A workspace name is at most 80 characters."),
+});
+
+/** What an invite link carries: 32 random bytes, base64url. */
+export const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+export const MIN_PASSWORD = 8;
+
+export const acceptInviteInput = z
+  .object({
+    token: inviteToken,
+    password: z
+      .string({ error: "Choose a password." })
+      .min(MIN_PASSWORD, `Use at least ${MIN_PASSWORD} characters.`)
+      .max(1024, "That password is too long."),
+    confirm: z.string({ error: "Type the password again." }),
+  })
+  .refine((input) => input.password === input.confirm, {
+    message: "The two passwords don't match. Type the same password twice.",
+    path: ["confirm"],
+  });
+
+/** The audit page's URL: where the list resumes. Anything unrecognised is dropped. */
+export const auditPageParams = z.object({
+  before: z.coerce.number().int().positive().optional().catch(undefined),
+});
