@@ -1,11 +1,11 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import type { AdminState } from "@/lib/actions/admin-states";
 import { userAction } from "@/lib/actions/user-action";
 import { createWorkspace } from "@/lib/admin/workspaces";
 import { signOut } from "@/lib/auth";
 import { createWorkspaceInput } from "@/lib/validation/admin";
-import { revalidatePath } from "next/cache";
 
 export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/signin" });

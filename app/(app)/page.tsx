@@ -2,8 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb } from "@/db";
 import { AgentCard } from "@/components/memory/agent-card";
+import { StartWorkspaceForm } from "@/components/settings/start-workspace-form";
+import { ToastProvider } from "@/components/ui/toast";
 import { requireUser } from "@/lib/auth/session";
 import { workspacesOf } from "@/lib/workspaces";
+import { createWorkspaceAction } from "./actions";
 
 export const metadata: Metadata = { title: "Your workspaces" };
 
@@ -18,7 +21,7 @@ export default async function HomePage() {
       </div>
       {workspaces.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 p-6 text-slate-600">
-          You are not in a workspace yet. Ask a workspace owner to add you.
+          You are not in a workspace yet. Ask a workspace owner to add you, or start one below.
         </p>
       ) : (
         workspaces.map((workspace) => (
@@ -43,6 +46,11 @@ export default async function HomePage() {
           </section>
         ))
       )}
+      <div className="max-w-xl rounded-lg border border-slate-200 bg-white p-4">
+        <ToastProvider>
+          <StartWorkspaceForm action={createWorkspaceAction} />
+        </ToastProvider>
+      </div>
     </main>
   );
 }

@@ -55,3 +55,10 @@ export async function requireMember(workspaceId: string): Promise<Member> {
   if (!membership) notFound();
   return { ...user, workspace: { id: membership.id, name: membership.name }, role: membership.role };
 }
+
+/** An owner of the workspace; a 404 for members and everyone else, as if the page did not exist. */
+export async function requireOwner(workspaceId: string): Promise<Member> {
+  const member = await requireMember(workspaceId);
+  if (member.role !== "owner") notFound();
+  return member;
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { getDb } from "@/db";
+import { AddPersonForm } from "@/components/settings/add-person-form";
+import { PersonRow } from "@/components/settings/person-row";
+import { listPeople } from "@/lib/admin/people";
+import { requireOwner } from "@/lib/auth/session";
+import { addPersonAction, changeRoleAction, removePersonAction, renewInviteAction } from "./actions";
+
+export const metadata: Metadata = { title: "People" };
+
+export default async function PeoplePage({ params }: { params: Promise<{ workspace: string }> }) {
+  const { workspace } = await params;
+  const owner = await requireOwner(workspace);
+  const people = await listPeople(getDb(), owner.workspace.id);
+  const owners = people.filter((person) => person.role === "owner").length;
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-3">
+      <section aria-labelledby="people-heading" className="flex min-w-0 flex-col gap-3 lg:col-span-2">
+        <div>
+          <h2 id="people-heading" className="text-lg font-semibold">
+            People ({people.length})
+          </h2>
+          <p className="text-sm text-slate-600">
+            Owners manage these settings and the workspace facts. Nobody, owners included, sees facts kept just for
+            someone else.
+          </p>
+        </div>
+        <ul className="flex flex-col gap-3" aria-label="People">
+          {people.map((person) => (
+            <PersonRow
+              key={person.id}
+              workspace={owner.workspace.id}
+              workspaceName={owner.workspace.name}
+              person={{
+                id: person.id,
+                name: person.name,
+                email: person.email,
+                role: person.role,
+                awaitingPassword: person.awaitingPassword,
+                isYou: person.id === owner.id,
+                lastOwner: person.role === "owner" && owners === 1,
+              }}
+              actions={{ changeRole: changeRoleAction, remove: removePersonAction, renewInvite: renewInviteAction }}
+            />
+          ))}
+        </ul>
+      </section>
+      <aside className="min-w-0">
+        <div className="rounded-lg border border-slate-200 bg-white p-4">
+          <AddPersonForm workspace={owner.workspace.id} action={addPersonAction} />
+        </div>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import type { InviteState } from "@/lib/actions/admin-states";
+import { FormProblem } from "./form-problem";
+import { SecretReveal } from "./secret-reveal";
+import { useAdminAction } from "./use-admin-action";
+
+/** Add a person by email: an account joins at once, a new email gets an invite link to pass on. */
+export function AddPersonForm({ workspace, action }: { workspace: string; action: (data: FormData) => Promise<InviteState> }) {
+  const [state, submit, pending] = useAdminAction(action);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state.status === "success" || state.status === "invited") form.current?.reset();
+  }, [state]);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form ref={form} action={submit} className="flex flex-col gap-4" aria-labelledby="add-person-heading">
+        <h2 id="add-person-heading" className="text-lg font-semibold">
+          Add a person
+        </h2>
+        <input type="hidden" name="workspace" value={workspace} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Email" id="person-email" name="email" type="email" autoComplete="off" required />
+          <Field label="Name (for someone new)" id="person-name" name="name" autoComplete="off" maxLength={80} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Select label="Role" id="person-role" name="role" defaultValue="member">
+            <option value="member">Member</option>
+            <option value="owner">Owner</option>
+          </Select>
+        </div>
+        <p className="text-xs text-slate-500">
+          Someone with an account joins at once. Someone new gets a link to set a password, which you pass on.
+        </p>
+        <FormProblem state={state} label="Add person problem" />
+        <div>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Adding…" : "Add person"}
+          </Button>
+        </div>
+      </form>
+      {state.status === "invited" ? (
+        <SecretReveal label="Invite link" value={`${window.location.origin}${state.link}`} warning={state.message} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+
+import { startTransition, useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Select } from "@/components/ui/select";
+import type { AdminState, InviteState } from "@/lib/actions/admin-states";
+import { FormProblem } from "./form-problem";
+import { SecretReveal } from "./secret-reveal";
+import { useAdminAction } from "./use-admin-action";
+
+export type PersonView = {
+  id: string;
+  name: string;
+  email: string;
+  role: "owner" | "member";
+  awaitingPassword: boolean;
+  isYou: boolean;
+  /** The workspace's only owner: their role and membership can't change. */
+  lastOwner: boolean;
+};
+
+type Actions = {
+  changeRole: (data: FormData) => Promise<AdminState>;
+  remove: (data: FormData) => Promise<AdminState>;
+  renewInvite: (data: FormData) => Promise<InviteState>;
+};
+
+/** One person: their role (select, then Save), a new invite link while they have no password, and Remove. */
+export function PersonRow({ workspace, workspaceName, person, actions }: { workspace: string; workspaceName: string; person: PersonView; actions: Actions }) {
+  const [roleState, changeRole, changing] = useAdminAction(actions.changeRole);
+  const [removeState, remove, removing] = useAdminAction(actions.remove);
+  const [inviteState, renew, renewing] = useAdminAction(actions.renewInvite);
+  const [confirming, setConfirming] = useState(false);
+  const id = useId();
+  const noteId = `${id}-last-owner`;
+  const locked = person.lastOwner;
+
+  function confirmRemove() {
+    setConfirming(false);
+    const data = new FormData();
+    data.set("workspace", workspace);
+    data.set("userId", person.id);
+    startTransition(() => remove(data));
+  }
+
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label={person.name}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <div className="min-w-0">
+          <p className="font-medium">
+            {person.name}
+            {person.isYou ? <span className="ml-2 text-xs font-normal text-slate-500">(you)</span> : null}
+          </p>
+          <p className="break-all text-sm text-slate-600">{person.email}</p>
+        </div>
+        <span className="text-xs font-medium uppercase tracking-wide text-slate-500">{person.role}</span>
+      </div>
+      {person.awaitingPassword ? (
+        <form action={renew} className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+          <input type="hidden" name="workspace" value={workspace} />
+          <input type="hidden" name="userId" value={person.id} />
+          <span>Invited; hasn&apos;t set a password yet.</span>
+          <Button type="submit" variant="secondary" disabled={renewing}>
+            New invite link
+          </Button>
+        </form>
+      ) : null}
+      {inviteState.status === "invited" ? (
+        <SecretReveal label={`Invite link for ${person.name}`} value={`${window.location.origin}${inviteState.link}`} warning={inviteState.message} />
+      ) : null}
+      <div className="flex flex-wrap items-end gap-3">
+        <form action={changeRole} className="flex flex-wrap items-end gap-2">
+          <input type="hidden" name="workspace" value={workspace} />
+          <input type="hidden" name="userId" value={person.id} />
+          <Select
+            label={`Role of ${person.name}`}
+            id={`${id}-role`}
+            name="role"
+            hideLabel
+            defaultValue={person.role}
+            disabled={locked}
+            aria-describedby={locked ? noteId : undefined}
+          >
+            <option value="member">Member</option>
+            <option value="owner">Owner</option>
+          </Select>
+          <Button type="submit" variant="secondary" disabled={locked || changing} aria-describedby={locked ? noteId : undefined}>
+            Save role
+          </Button>
+        </form>
+        <Button
+          type="button"
+          variant="ghost"
+          className="text-red-700"
+          disabled={locked || removing}
+          aria-describedby={locked ? noteId : undefined}
+          onClick={() => setConfirming(true)}
+        >
+          Remove
+        </Button>
+      </div>
+      {locked ? (
+        <p id={noteId} className="text-sm text-slate-600">
+          {person.isYou ? "You are" : `${person.name} is`} the only owner of {workspaceName}, so this role can&apos;t change.
+          Make someone else an owner first.
+        </p>
+      ) : null}
+      <FormProblem state={roleState} label="Role problem" />
+      <FormProblem state={removeState} label="Remove problem" />
+      <ConfirmDialog
+        open={confirming}
+        title={`Remove ${person.name}?`}
+        confirmLabel="Remove"
+        onConfirm={confirmRemove}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          {person.name} leaves {workspaceName} and every channel in it at once, so they no longer see its facts.
+          Facts kept just for them stay theirs, and come back to them if they are added again.
+        </p>
+      </ConfirmDialog>
+    </li>
+  );
+}
