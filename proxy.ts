@@ -20,6 +20,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but sign-in, the APIs (they check keys or sessions themselves) and static files.
-  matcher: ["/((?!signin|api/|_next/|favicon.ico|robots.txt|.*\\.(?:svg|png|ico|webmanifest)$).*)"],
+  // Everything but sign-in, invite links (the link is the credential), the APIs (they
+  // check keys or sessions themselves) and static files.
+  matcher: ["/((?!signin|invite/|api/|_next/|favicon.ico|robots.txt|.*\\.(?:svg|png|ico|webmanifest)$).*)"],
 };
