@@ -1,0 +1,155 @@
+/**
+ * Owner settings in a real browser. The e2e database is shared by every spec and
+ * the others assert what the demo people see, so this spec never changes the
+ * demo's own people or channels: it makes its own (unique names each run) and
+ * acts on those.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { SCOUT_KEY, storageStateOf } from "./demo";
+
+const SETTINGS = "/w/acme/settings";
+const MEMORY = "/w/acme/agents/scout/memory";
+
+function api(page: Page, key: string) {
+  const headers = { authorization: `Bearer ${key}` };
+  return {
+    recall: (channel: string, asker: string) => page.request.get(`/api/v1/recall?channel=${channel}&asker=${asker}`, { headers }),
+    remember: (channel: string, asker: string, fact: string) =>
+      page.request.post("/api/v1/memories", { headers, data: { channel, asker, fact } }),
+  };
+}
+
+test.describe("olivia, acme's owner", () => {
+  test.use({ storageState: storageStateOf("olivia") });
+
+  test("invites a new person, who sets a password through the link, signs in and sees Acme", async ({ page, browser }) => {
+    const stamp = Date.now();
+    const name = `Newcomer ${stamp}`;
+    await page.goto("/w/acme");
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    await page.getByLabel("Email").fill(`newcomer-${stamp}@acme.test`);
+    await page.getByLabel("Name (for someone new)").fill(name);
+    await page.getByRole("button", { name: "Add person" }).click();
+    const link = await page.getByLabel("Invite link").inputValue();
+    expect(link).toMatch(/^http:\/\/localhost:\d+\/invite\/[\w-]{43}$/);
+    await expect(page.getByRole("listitem", { name })).toContainText("hasn't set a password yet");
+
+    // A browser of their own, signed in as no one.
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const newcomer = await context.newPage();
+    await newcomer.goto(link);
+    await expect(newcomer.getByRole("heading", { name: "Join Acme" })).toBeVisible();
+    await newcomer.getByLabel("Password", { exact: true }).fill("short");
+    await newcomer.getByLabel("Confirm password").fill("short");
+    await newcomer.getByRole("button", { name: "Set password and sign in" }).click();
+    await expect(newcomer.getByRole("alert", { name: "Invite problem" })).toHaveText("Use at least 8 characters.");
+    await newcomer.getByLabel("Password", { exact: true }).fill("a new long password");
+    await newcomer.getByLabel("Confirm password").fill("a new long password");
+    await newcomer.getByRole("button", { name: "Set password and sign in" }).click();
+    await expect(newcomer.getByRole("heading", { name: "Your workspaces" })).toBeVisible();
+    await expect(newcomer.getByLabel("Signed in as")).toHaveText(name);
+    await expect(newcomer.getByRole("heading", { name: "Acme" })).toBeVisible();
+
+    // The link worked once; an unknown one reads the same.
+    for (const url of [link, "/invite/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+      await newcomer.goto(url);
+      await expect(newcomer.getByRole("heading", { name: "This link doesn't work" })).toBeVisible();
+    }
+
+    // They can start a workspace of their own, and land on its settings as its owner.
+    await newcomer.goto("/");
+    await newcomer.getByLabel("Workspace name").fill(`Team ${stamp}`);
+    await newcomer.getByRole("button", { name: "Start workspace" }).click();
+    await expect(newcomer).toHaveURL(new RegExp(`/w/team-${stamp}/settings$`));
+    await expect(newcomer.getByRole("listitem", { name })).toContainText("owner");
+    await context.close();
+
+    await page.reload();
+    await expect(page.getByRole("listitem", { name })).not.toContainText("hasn't set a password yet");
+  });
+
+  test("takes max out of a private channel: he no longer sees its fact, and it is not recalled for him", async ({ page, browser }) => {
+    const channel = `e2e-private-${Date.now()}`;
+    const fact = `The ${channel} launch is on a Friday.`;
+    await page.goto(`${SETTINGS}/channels`);
+    await page.getByLabel("Channel name").fill(channel);
+    await page.getByLabel("Kind", { exact: true }).selectOption("private");
+    await page.getByRole("button", { name: "Create channel" }).click();
+    const card = page.getByRole("region", { name: `#${channel}` });
+    await expect(card).toBeVisible();
+    const channelId = (await card.getByLabel(`Id of #${channel}`).textContent()) ?? "";
+    expect(channelId).toMatch(/^ch_/);
+    const people = card.getByRole("list", { name: `People in #${channel}` });
+    for (const person of ["Olivia Owen", "Max Mills"]) {
+      await card.getByLabel(`Add a person to #${channel}`).selectOption({ label: person });
+      await card.getByRole("button", { name: "Add", exact: true }).click();
+      await expect(people).toContainText(person);
+    }
+
+    const scout = api(page, SCOUT_KEY);
+    expect((await scout.remember(channelId, "olivia", fact)).status()).toBe(201);
+    const max = await browser.newContext({ storageState: storageStateOf("max") });
+    const maxPage = await max.newPage();
+    await maxPage.goto(MEMORY);
+    await expect(maxPage.getByText(fact, { exact: true })).toBeVisible();
+    const before = await scout.recall(channelId, "max");
+    expect(before.status()).toBe(200);
+    expect(((await before.json()) as { facts: { body: string }[] }).facts.map((f) => f.body)).toContain(fact);
+
+    await card.getByRole("button", { name: `Take Max Mills out of #${channel}` }).click();
+    await expect(people).not.toContainText("Max Mills");
+    await maxPage.reload();
+    await expect(maxPage.getByRole("heading", { name: "Scout's memory" })).toBeVisible();
+    await expect(maxPage.getByText(fact, { exact: true })).toHaveCount(0);
+    expect((await scout.recall(channelId, "max")).status()).toBe(403);
+    // Olivia is still in it: the fact is hers to see, and recalled for her.
+    expect((await scout.recall(channelId, "olivia")).status()).toBe(200);
+    await max.close();
+  });
+
+  test("creates a key for scout that the API accepts, then revokes it and the API refuses it", async ({ page }) => {
+    const name = `E2E key ${Date.now()}`;
+    await page.goto(`${SETTINGS}/agents`);
+    await page.getByRole("link", { name: "Keys and settings of Scout" }).click();
+    await page.getByLabel("Key name").fill(name);
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.getByLabel("New key").inputValue();
+    expect(key).toMatch(/^mnemo_[\w-]{43}$/);
+    await expect(page.getByText("won't show it again")).toBeVisible();
+
+    const asOlivia = () => api(page, key).recall("general", "olivia");
+    expect((await asOlivia()).status()).toBe(200);
+
+    await page.reload();
+    await expect(page.getByText(key)).toHaveCount(0);
+    const row = page.getByRole("listitem", { name });
+    await expect(row).toContainText(`${key.slice(0, 10)}…`);
+    await expect(row).toContainText("Active");
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+    await expect(row).toContainText("Revoked");
+    expect((await asOlivia()).status()).toBe(401);
+    // The demo key is untouched.
+    expect((await api(page, SCOUT_KEY).recall("general", "olivia")).status()).toBe(200);
+
+    await page.getByRole("link", { name: "Audit list" }).click();
+    const events = page.getByRole("list", { name: "Audit events" });
+    await expect(events.getByRole("listitem").filter({ hasText: "Revoked a key" }).filter({ hasText: name })).toHaveCount(1);
+  });
+});
+
+test.describe("ana, a member", () => {
+  test.use({ storageState: storageStateOf("ana") });
+
+  test("sees no settings link, and every owner page is a 404", async ({ page }) => {
+    await page.goto("/w/acme");
+    await expect(page.getByRole("heading", { name: "Acme", level: 1 })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
+    for (const path of ["", "/channels", "/agents", "/agents/scout", "/audit"]) {
+      const response = await page.goto(`${SETTINGS}${path}`);
+      expect(response?.status(), path || "/settings").toBe(404);
+      await expect(page.getByRole("heading", { name: "Nothing here" })).toBeVisible();
+    }
+  });
+});
