@@ -36,6 +36,11 @@ const rules = {
     schema: z.enum(["0", "1"]).default("1").transform((v) => v === "1"),
     accepts: "1 (seed the demo workspace into an empty database) or 0 (never)",
   },
+  MNEMO_SIGNUP: {
+    schema: z.enum(["closed", "open"]).default("closed"),
+    accepts:
+      "closed (only the first account of an empty database, with MNEMO_DEMO=0, can sign up) or open (anyone can create an account on the sign-in page)",
+  },
   MNEMO_DEMO_SCOUT_KEY: {
     schema: z.string().regex(AGENT_KEY).optional(),
     accepts: "an agent key: mnemo_ followed by at least 32 of A-Z a-z 0-9 _ -",

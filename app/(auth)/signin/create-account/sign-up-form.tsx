@@ -1,0 +1,51 @@
+"use client";
+
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { MIN_PASSWORD_LENGTH } from "@/lib/validation/accounts";
+import { createAccountAction, type SignUpState } from "./actions";
+
+/** The first account (with its workspace), or an account on an open sign-up. */
+export function SignUpForm({ kind }: { kind: "first" | "account" }) {
+  const [state, action, pending] = useActionState<SignUpState, FormData>(createAccountAction, { status: "idle" });
+  const fields = state.status === "failed" ? state.fields : { name: "", email: "", workspaceName: "" };
+  return (
+    <form action={action} className="flex flex-col gap-4" noValidate>
+      <input type="hidden" name="kind" value={kind} />
+      <Field label="Your name" id="name" name="name" autoComplete="name" required defaultValue={fields.name} />
+      <Field label="Email" id="email" name="email" type="email" autoComplete="email" required defaultValue={fields.email} />
+      <Field
+        label="Password"
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={MIN_PASSWORD_LENGTH}
+        required
+        aria-describedby="password-hint"
+      />
+      <p id="password-hint" className="-mt-2 text-xs text-slate-500">
+        At least {MIN_PASSWORD_LENGTH} characters.
+      </p>
+      {kind === "first" ? (
+        <Field
+          label="Workspace name"
+          id="workspaceName"
+          name="workspaceName"
+          required
+          placeholder="Your team or company"
+          defaultValue={fields.workspaceName}
+        />
+      ) : null}
+      {state.status === "failed" ? (
+        <p role="alert" aria-label="Sign-up problem" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          {state.message}
+        </p>
+      ) : null}
+      <Button type="submit" disabled={pending} aria-busy={pending}>
+        {pending ? "Creating…" : kind === "first" ? "Create account and workspace" : "Create account"}
+      </Button>
+    </form>
+  );
+}
