@@ -13,14 +13,15 @@ import { createWorkspace } from "./workspaces";
 
 export type Person = { id: string; name: string; email: string };
 
-/** The person with this (lower-case) email, or null. */
-export async function personByEmail(db: Conn, email: string): Promise<Person | null> {
+/** The person with this (lower-case) email, or null; `hasPassword` is false for OAuth-only or invited people. */
+export async function personByEmail(db: Conn, email: string): Promise<(Person & { hasPassword: boolean }) | null> {
   const [row] = await db
-    .select({ id: users.id, name: users.name, email: users.email })
+    .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
-  return row ? { ...row, name: row.name ?? handleOf(row.email) } : null;
+  if (!row) return null;
+  return { id: row.id, name: row.name ?? handleOf(row.email), email: row.email, hasPassword: row.passwordHash !== null };
 }
 
 /** A new person; call inside the caller's transaction, after checking the email is free. */
@@ -34,7 +35,7 @@ export async function insertPerson(
 }
 
 export type OwnedWorkspace =
-  | { status: "created"; workspaceId: string; owner: Person; newPerson: boolean }
+  | { status: "created"; workspaceId: string; owner: Person; newPerson: boolean; hasPassword: boolean }
   /** A password was given for a person who (by now) already has an account: nothing was written. */
   | { status: "person_exists"; owner: Person };
 
@@ -51,14 +52,14 @@ export async function createWorkspaceWithOwner(
   return db.transaction(async (tx): Promise<OwnedWorkspace> => {
     const existing = await personByEmail(tx, input.email);
     if (existing && input.passwordHash !== null) return { status: "person_exists", owner: existing };
-    let owner = existing;
+    let owner: Person | null = existing;
     if (!owner) {
       if (input.passwordHash === null) throw new Error("A new person needs a password hash.");
       owner = await insertPerson(tx, { name: input.ownerName, email: input.email, passwordHash: input.passwordHash });
     }
     const workspaceId = await createWorkspace(tx, owner, input.workspaceName, actor);
     if (actor.id !== owner.id) await recordAudit(tx, workspaceId, actor, "member.add", `${owner.name}, as owner`);
-    return { status: "created", workspaceId, owner, newPerson: !existing };
+    return { status: "created", workspaceId, owner, newPerson: !existing, hasPassword: existing?.hasPassword ?? true };
   });
 }
 

@@ -180,6 +180,16 @@ describe("create-workspace", () => {
     expectOneLine(refused, /^mnemo create-workspace: ana@acme\.test already has an account; its password stays\. Use reset-password/);
     expect(await t.db.select().from(workspaces).where(eq(workspaces.name, "Other"))).toEqual([]);
   });
+
+  it("says when the existing owner has no password yet", async () => {
+    await t.db.transaction((tx) => tx.insert(users).values({ id: "user_invited", name: "Ivy", email: "ivy@initech.test" }));
+    const run = await mnemo(["create-workspace", "--name", "Ivy's", "--owner-email", "ivy@initech.test", "--owner-name", "Ivy"], {
+      url: t.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("They have no password yet (an open invite, or single sign-on only): reset-password --email ivy@initech.test sets one.");
+    expect(await passwordHashOf("ivy@initech.test")).toBeNull();
+  });
 });
 
 describe("reset-password", () => {

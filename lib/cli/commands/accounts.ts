@@ -54,6 +54,9 @@ export const createWorkspaceCommand: Command = {
         : `${result.owner.name} <${email}> already had an account; they are now owner of ${result.workspaceId}.`,
     );
     if (password) showPassword(io, email, password);
+    if (!result.hasPassword) {
+      io.out(`They have no password yet (an open invite, or single sign-on only): reset-password --email ${email} sets one.`);
+    }
   },
 };
 
