@@ -139,6 +139,32 @@ test.describe("olivia, acme's owner", () => {
   });
 });
 
+test.describe("olivia, managing agents", () => {
+  test.use({ storageState: storageStateOf("olivia") });
+
+  test("creates, renames and deletes an agent, confirming how many facts go with it", async ({ page }) => {
+    const handle = `e2e-bot-${Date.now()}`;
+    await page.goto(`${SETTINGS}/agents`);
+    await page.getByLabel("Handle").fill(handle);
+    await page.getByLabel("Name", { exact: true }).fill("E2E Bot");
+    await page.getByRole("button", { name: "Create agent" }).click();
+    await expect(page).toHaveURL(new RegExp(`/settings/agents/${handle}$`));
+    await expect(page.getByRole("heading", { name: `E2E Bot @${handle}` })).toBeVisible();
+
+    await page.getByLabel("Display name").fill("E2E Helper");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByRole("heading", { name: `E2E Helper @${handle}` })).toBeVisible();
+
+    await page.getByRole("button", { name: "Delete agent" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete E2E Helper and 0 facts?" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Delete E2E Helper" }).click();
+    await expect(page).toHaveURL(/\/settings\/agents$/);
+    await expect(page.getByRole("list", { name: "Agents" })).not.toContainText(handle);
+    await expect(page.getByRole("list", { name: "Agents" })).toContainText("@scout");
+  });
+});
+
 test.describe("ana, a member", () => {
   test.use({ storageState: storageStateOf("ana") });
 
