@@ -35,7 +35,7 @@ export function filePathOf(url: string): string | null {
  * recursive mkdir spins forever where the kernel answers ENOENT for a parent that
  * exists, as under /proc; this fails with a clear error instead.)
  */
-function ensureFolder(dir: string): void {
+export function ensureFolder(dir: string): void {
   if (existsSync(dir)) return;
   const parent = path.dirname(dir);
   if (parent !== dir) ensureFolder(parent);

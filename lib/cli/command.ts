@@ -39,6 +39,8 @@ export type Command = {
   flags: Record<string, Flag>;
   /** Extra help text after the flags: what it prints, an example. */
   notes?: string[];
+  /** A flag that may also be given as the one bare argument (`backup <file>`). */
+  positional?: string;
   run: (context: CommandContext, values: Record<string, string | boolean | undefined>) => Promise<void>;
 };
 
@@ -93,8 +95,16 @@ export function parseFlags(command: Command, args: string[]): Record<string, str
   let values: Record<string, string | boolean | undefined>;
   try {
     const options = Object.fromEntries(Object.entries(command.flags).map(([name, flag]) => [name, { type: flag.type }]));
-    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: Boolean(command.positional) });
+    values = parsed.values;
+    if (command.positional && parsed.positionals.length) {
+      if (parsed.positionals.length > 1 || values[command.positional] !== undefined) {
+        throw new UsageError(`give the ${command.flags[command.positional]?.value ?? "value"} once.`);
+      }
+      values[command.positional] = parsed.positionals[0];
+    }
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(usageMessage(error));
   }
   for (const [name, flag] of Object.entries(command.flags)) {

@@ -10,6 +10,7 @@ import { readConfig, type Env } from "@/lib/config";
 import { commandHelp, parseFlags, UsageError, type Command, type Io } from "./command";
 import { createWorkspaceCommand, resetPasswordCommand } from "./commands/accounts";
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from "./commands/keys";
+import { backupCommand, restoreCommand } from "./commands/backup";
 import { checkCommand, purgeCommand } from "./commands/maintenance";
 
 export const COMMANDS: Command[] = [
@@ -20,6 +21,8 @@ export const COMMANDS: Command[] = [
   listKeysCommand,
   purgeCommand,
   checkCommand,
+  backupCommand,
+  restoreCommand,
 ];
 
 function globalHelp(): string {
