@@ -38,3 +38,17 @@ describe("filePathOf", () => {
     expect(filePathOf("libsql://db.example.turso.io")).toBeNull();
   });
 });
+
+describe("a libSQL server or Turso (DATABASE_URL=libsql://, http://, https://)", () => {
+  it("is reached through the same client, and a server that does not answer is named in the error", async () => {
+    // Nothing listens on loopback port 9: the same code path as an unreachable Turso database.
+    await expect(openDatabase("http://127.0.0.1:9", "token")).rejects.toThrow(
+      /^Cannot open the database at http:\/\/127\.0\.0\.1:9: /,
+    );
+  });
+
+  it("keeps no file folder or write-ahead log for a remote URL", () => {
+    expect(filePathOf("http://127.0.0.1:9")).toBeNull();
+    expect(filePathOf("https://db.example.turso.io")).toBeNull();
+  });
+});
