@@ -68,7 +68,9 @@ export const renameChannelInput = channelTarget.extend({ name: channelName });
 
 export const setChannelKindInput = channelTarget.extend({ kind: channelKind });
 
-export const channelMemberInput = channelTarget.extend({ userId: z.string({ error: "Choose a person." }).trim().min(1, "Choose a person.").max(200) });
+export const channelMemberInput = channelTarget.extend({
+  userId: z.string({ error: "Choose a person." }).trim().min(1, "Choose a person.").max(200),
+});
 
 // --- Agents and keys ---
 
