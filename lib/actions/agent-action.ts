@@ -5,15 +5,14 @@
  * are small typed states, never thrown errors or whole rows.
  */
 import { revalidatePath } from "next/cache";
-import { logAction } from "./action-log";
 import type { z } from "zod";
-import { getDb } from "@/db";
 import type { Db } from "@/db/client";
 import { agentByHandle } from "@/lib/agents";
-import { currentUser, membershipOf } from "@/lib/auth/session";
+import { membershipOf } from "@/lib/auth/session";
 import type { PersonActor } from "@/lib/memory/writes";
+import { userAction } from "./user-action";
 
-export type ActionFailure = { status: "failed" | "invalid_data"; message: string };
+export type { ActionFailure } from "./user-action";
 
 export type AgentActionContext = {
   db: Db;
@@ -30,30 +29,23 @@ export function agentAction<Schema extends z.ZodType<{ workspace: string; agent:
   schema: Schema,
   handler: (context: AgentActionContext, input: z.output<Schema>) => Promise<Result>,
 ) {
-  async function run(raw: FormData | Record<string, unknown>, seen: { userId?: string }): Promise<Result | ActionFailure> {
-    const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
-    if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
-    const user = await currentUser();
-    if (!user) return { status: "failed", message: "Your session has ended. Sign in again." };
-    seen.userId = user.id;
-    const input = parsed.data;
-    const membership = await membershipOf(user.id, input.workspace);
-    const db = getDb();
-    const agent = membership ? await agentByHandle(db, input.workspace, input.agent) : null;
-    if (!membership || !agent) return { status: "failed", message: NOT_FOUND };
-    return handler(
-      {
-        db,
-        viewer: { workspaceId: input.workspace, userId: user.id, name: user.name, handle: user.handle },
-        role: membership.role,
-        agent,
-        refresh: () => revalidatePath(`/w/${input.workspace}/agents/${agent.handle}/memory`),
-      },
-      input,
-    );
-  }
-  return (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
-    const seen: { userId?: string } = {};
-    return logAction("memory", () => seen.userId, () => run(raw, seen));
-  };
+  return userAction<Schema, Result>(
+    schema,
+    async ({ db, user }, input) => {
+      const membership = await membershipOf(user.id, input.workspace);
+      const agent = membership ? await agentByHandle(db, input.workspace, input.agent) : null;
+      if (!membership || !agent) return { status: "failed", message: NOT_FOUND };
+      return handler(
+        {
+          db,
+          viewer: { workspaceId: input.workspace, userId: user.id, name: user.name, handle: user.handle },
+          role: membership.role,
+          agent,
+          refresh: () => revalidatePath(`/w/${input.workspace}/agents/${agent.handle}/memory`),
+        },
+        input,
+      );
+    },
+    "memory",
+  );
 }

@@ -5,13 +5,11 @@
  * that does not exist.
  */
 import { revalidatePath } from "next/cache";
-import { logAction } from "./action-log";
 import type { z } from "zod";
-import { getDb } from "@/db";
 import type { Db } from "@/db/client";
 import type { AuditActor } from "@/lib/admin/audit";
-import { currentUser, membershipOf, type SignedInUser } from "@/lib/auth/session";
-import type { ActionFailure } from "./agent-action";
+import { membershipOf, type SignedInUser } from "@/lib/auth/session";
+import { userAction } from "./user-action";
 
 export type OwnerActionContext = {
   db: Db;
@@ -29,28 +27,22 @@ export function ownerAction<Schema extends z.ZodType<{ workspace: string }>, Res
   schema: Schema,
   handler: (context: OwnerActionContext, input: z.output<Schema>) => Promise<Result>,
 ) {
-  async function run(raw: FormData | Record<string, unknown>, seen: { userId?: string }): Promise<Result | ActionFailure> {
-    const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
-    if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
-    const user = await currentUser();
-    if (!user) return { status: "failed", message: "Your session has ended. Sign in again." };
-    seen.userId = user.id;
-    const input = parsed.data;
-    const membership = await membershipOf(user.id, input.workspace);
-    if (!membership || membership.role !== "owner") return { status: "failed", message: NOTHING_HERE };
-    return handler(
-      {
-        db: getDb(),
-        owner: user,
-        actor: { id: user.id, name: user.name },
-        workspace: { id: membership.id, name: membership.name },
-        refresh: () => revalidatePath(`/w/${input.workspace}`, "layout"),
-      },
-      input,
-    );
-  }
-  return (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
-    const seen: { userId?: string } = {};
-    return logAction("owner", () => seen.userId, () => run(raw, seen));
-  };
+  return userAction<Schema, Result>(
+    schema,
+    async ({ db, user }, input) => {
+      const membership = await membershipOf(user.id, input.workspace);
+      if (!membership || membership.role !== "owner") return { status: "failed", message: NOTHING_HERE };
+      return handler(
+        {
+          db,
+          owner: user,
+          actor: { id: user.id, name: user.name },
+          workspace: { id: membership.id, name: membership.name },
+          refresh: () => revalidatePath(`/w/${input.workspace}`, "layout"),
+        },
+        input,
+      );
+    },
+    "owner",
+  );
 }

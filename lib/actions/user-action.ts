@@ -1,26 +1,34 @@
 /**
- * The builder for actions any signed-in person may take outside a workspace
- * (starting one): parse with zod, then load the person from the database.
+ * The base of every server action: parse the input with zod, load the signed-in
+ * person from the database, log the call (lib/actions/action-log.ts), then run.
+ * ownerAction and agentAction add their workspace checks on top of it; an action
+ * for any signed-in person (starting a workspace) uses it directly.
  */
 import type { z } from "zod";
 import { getDb } from "@/db";
 import type { Db } from "@/db/client";
 import { currentUser, type SignedInUser } from "@/lib/auth/session";
-import type { ActionFailure } from "./agent-action";
+import { logAction } from "./action-log";
 
+export type ActionFailure = { status: "failed" | "invalid_data"; message: string };
 export type UserActionContext = { db: Db; user: SignedInUser };
 
 export const SIGNED_OUT = "Your session has ended. Sign in again.";
 
 export function userAction<Schema extends z.ZodType, Result>(
   schema: Schema,
-  handler: (context: UserActionContext, input: z.output<Schema>) => Promise<Result>,
+  handler: (context: UserActionContext, input: z.output<Schema>) => Promise<Result | ActionFailure>,
+  kind = "user",
 ) {
-  return async (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
-    const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
-    if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
-    const user = await currentUser();
-    if (!user) return { status: "failed", message: SIGNED_OUT };
-    return handler({ db: getDb(), user }, parsed.data);
+  return (raw: FormData | Record<string, unknown>): Promise<Result | ActionFailure> => {
+    let userId: string | undefined;
+    return logAction(kind, () => userId, async (): Promise<Result | ActionFailure> => {
+      const parsed = schema.safeParse(raw instanceof FormData ? Object.fromEntries(raw) : raw);
+      if (!parsed.success) return { status: "invalid_data", message: parsed.error.issues[0]?.message ?? "Check the form." };
+      const user = await currentUser();
+      if (!user) return { status: "failed", message: SIGNED_OUT };
+      userId = user.id;
+      return handler({ db: getDb(), user }, parsed.data);
+    });
   };
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { CHANNEL_KINDS, ROLES } from "@/db/schema";
 import { MAX_KEY_NAME } from "@/lib/admin/agent-keys";
+import { accountEmail, newPassword, workspaceName } from "./accounts";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -23,12 +24,8 @@ export const workspaceTarget = z.object({ workspace: id });
 
 // --- People ---
 
-export const email = z
-  .string({ error: "Enter an email address." })
-  .trim()
-  .toLowerCase()
-  .max(254, "That email address is too long.")
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter an email address such as name@example.com.");
+/** The same email rule as sign-up's, so an owner can add anyone who could sign up. */
+export const email = accountEmail;
 
 const role = z.enum(ROLES, { error: "Choose owner or member." });
 
@@ -115,26 +112,15 @@ export const revokeKeyInput = workspaceTarget.extend({ keyId: id });
 
 // --- Workspaces and invites ---
 
-export const createWorkspaceInput = z.object({
-  name: z
-    .string({ error: "Name the workspace." })
-    .trim()
-    .min(1, "Name the workspace.")
-    .max(80, "A workspace name is at most 80 characters."),
-});
+export const createWorkspaceInput = z.object({ name: workspaceName });
 
 /** What an invite link carries: 32 random bytes, base64url. */
 export const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
-export const MIN_PASSWORD = 8;
-
 export const acceptInviteInput = z
   .object({
     token: inviteToken,
-    password: z
-      .string({ error: "Choose a password." })
-      .min(MIN_PASSWORD, `Use at least ${MIN_PASSWORD} characters.`)
-      .max(1024, "That password is too long."),
+    password: newPassword,
     confirm: z.string({ error: "Type the password again." }),
   })
   .refine((input) => input.password === input.confirm, {
