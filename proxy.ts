@@ -1,26 +1,57 @@
 /**
- * The optimistic check only: pages without a session cookie go to sign-in at
- * once. The real checks (who, which workspace, which rule) happen in the data
- * layer on every request.
+ * Runs before every page. Two jobs, both cheap:
+ * 1. The Content-Security-Policy, with a fresh nonce that Next applies to its scripts.
+ * 2. The optimistic sign-in check: app pages without a session cookie go to
+ *    sign-in at once. The real checks (who, which workspace, which rule) happen
+ *    in the data layer on every request.
  */
 import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy, newNonce } from "@/lib/security/headers";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+/** Pages anyone may open: sign-in (and sign-up), and invite links (the link is the credential). */
+const PUBLIC_PAGES = /^\/(signin|invite)(\/|$)/;
 
-export function proxy(request: NextRequest) {
+function hasSession(request: NextRequest): boolean {
   // A large session may be split into `<name>.0`, `<name>.1`…
-  const hasSession = request.cookies
+  return request.cookies
     .getAll()
     .some(({ name }) => SESSION_COOKIES.some((cookie) => name === cookie || name.startsWith(`${cookie}.`)));
-  if (hasSession) return NextResponse.next();
-  const signIn = new URL("/signin", request.url);
+}
+
+/** The page's policy. (The headers every response gets, pages and API alike, are in next.config.mjs.) */
+function secure(response: NextResponse, csp: string): NextResponse {
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
+export function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development" });
   const { pathname, search } = request.nextUrl;
-  if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
-  return NextResponse.redirect(signIn);
+
+  if (!PUBLIC_PAGES.test(pathname) && !hasSession(request)) {
+    const signIn = new URL("/signin", request.url);
+    if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
+    return secure(NextResponse.redirect(signIn), csp);
+  }
+  // Next reads the nonce from the request's CSP header and puts it on its scripts.
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("Content-Security-Policy", csp);
+  return secure(NextResponse.next({ request: { headers } }), csp);
 }
 
 export const config = {
-  // Everything but sign-in, invite links (the link is the credential), the APIs (they
-  // check keys or sessions themselves) and static files.
-  matcher: ["/((?!signin|invite/|api/|_next/|favicon.ico|robots.txt|.*\\.(?:svg|png|ico|webmanifest)$).*)"],
+  // Every page. Not the APIs (they check keys or sessions themselves and get their
+  // baseline headers from next.config.mjs only), nor static files, nor prefetches.
+  matcher: [
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico|robots.txt|.*\\.(?:svg|png|ico|webmanifest)$).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
 };
