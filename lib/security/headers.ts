@@ -16,7 +16,8 @@ export function contentSecurityPolicy(nonce: string, { dev = false } = {}): stri
     "default-src 'self'",
     // Next's development server evaluates modules; production never needs eval.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    // Next's development server injects <style> elements without a nonce; a build links its CSS.
+    dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     // React's style={…} attributes (a meter's width): attributes only, never <style> elements.
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
