@@ -1,0 +1,77 @@
+/**
+ * Load over HTTP with autocannon's programmatic API: a list of requests that the
+ * connections cycle through, and the numbers the report needs.
+ */
+import autocannon from "autocannon";
+import type { BenchAgent, Place } from "./generate";
+
+export type LoadResult = {
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+};
+
+type Req = autocannon.Request;
+
+async function fire(url: string, connections: number, seconds: number, options: Partial<autocannon.Options>): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, ...options });
+  return {
+    connections,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const auth = (agent: BenchAgent) => ({ authorization: `Bearer ${agent.key}` });
+
+/** Recall requests cycling over agents and every kind of place of their workspace. */
+export function recallRequests(recallers: { agent: BenchAgent; places: Place[] }[], count = 400): Req[] {
+  const requests: Req[] = [];
+  for (let i = 0; i < count; i++) {
+    const { agent, places } = recallers[i % recallers.length];
+    // Stride through places so each kind comes up for each agent.
+    const place = places[(i * 7) % places.length];
+    const query = new URLSearchParams({ channel: place.channel, ...(place.asker ? { asker: place.asker } : {}) });
+    requests.push({ method: "GET", path: `/api/v1/recall?${query}`, headers: auth(agent) });
+  }
+  return requests;
+}
+
+export function recall(url: string, requests: Req[], connections: number, seconds: number) {
+  return fire(url, connections, seconds, { requests });
+}
+
+export function health(url: string, connections: number, seconds: number) {
+  return fire(url, connections, seconds, { requests: [{ method: "GET", path: "/api/health" }] });
+}
+
+/** Remember with unique texts, spread over agents with room, through the same places. */
+export function remember(url: string, rememberers: { agent: BenchAgent; places: Place[] }[], connections: number, seconds: number, run: string) {
+  let n = 0;
+  return fire(url, connections, seconds, {
+    requests: [
+      {
+        method: "POST",
+        path: "/api/v1/memories",
+        setupRequest: (request) => {
+          const i = n++;
+          const { agent, places } = rememberers[i % rememberers.length];
+          const place = places[(i * 5) % places.length];
+          return {
+            ...request,
+            headers: { ...auth(agent), "content-type": "application/json" },
+            body: JSON.stringify({ channel: place.channel, asker: place.asker ?? undefined, fact: `Bench ${run} note ${i}: the build of ${i % 13} passed` }),
+          };
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,59 @@
+/** The goals of issue 6, checked on one run's numbers, and the run as Markdown tables. */
+import type { SizeResult } from "./run";
+
+export type Goal = { goal: string; value: string; met: boolean };
+
+const at16 = (s: SizeResult) => s.load.find((l) => l.concurrency === 16)!;
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+const times = (x: number) => `${x.toFixed(2)}×`;
+
+export function goals(sizes: SizeResult[]): Goal[] {
+  const small = sizes[0];
+  const large = sizes[sizes.length - 1];
+  const out: Goal[] = [];
+  for (const s of sizes) {
+    const { health, recall } = at16(s);
+    const label = s.facts.toLocaleString("en-US");
+    out.push({ goal: `recall ≥ 75 % of the floor's req/s at c16 (${label})`, value: pct(recall.rps / health.rps), met: recall.rps >= 0.75 * health.rps });
+    out.push({ goal: `recall p99 < 1.5× the floor's p99 at c16 (${label})`, value: times(recall.p99 / health.p99), met: recall.p99 < 1.5 * health.p99 });
+    out.push({ goal: `recall in-process ≤ 1.5× the bare statement (${label})`, value: times(s.inProcess.ratio), met: s.inProcess.ratio <= 1.5 });
+    out.push({ goal: `Memory page at 2,000 facts ≤ 1.5× at 20 (${label})`, value: times(s.page.ratio), met: s.page.ratio <= 1.5 });
+    out.push({ goal: `remember ≥ 50 % of recall's req/s at c16 (${label})`, value: pct(s.remember.rps / recall.rps), met: s.remember.rps >= 0.5 * recall.rps });
+    const errors = s.load.reduce((n, l) => n + l.health.errors + l.health.non2xx + l.recall.errors + l.recall.non2xx, s.remember.errors + s.remember.non2xx);
+    out.push({ goal: `zero errors under load (${label})`, value: String(errors), met: errors === 0 });
+    out.push({ goal: `RSS after ≤ 1.5× after warm-up (${label})`, value: `${s.rss.afterWarmUpMb} → ${s.rss.afterMb} MB`, met: s.rss.afterMb <= 1.5 * s.rss.afterWarmUpMb });
+  }
+  if (sizes.length > 1) {
+    const ratio = at16(large).recall.p99 / at16(small).recall.p99;
+    out.push({ goal: `recall p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: times(ratio), met: ratio <= 1.3 });
+  }
+  return out;
+}
+
+type Run = { date: string; mode: string; secondsPerLoad: number; machine: Record<string, unknown>; sizes: SizeResult[]; goals: Goal[] };
+
+/** Prints the run as Markdown, ready to paste into BENCHMARKS.md. */
+export function printRun(run: Run): void {
+  const lines: string[] = [];
+  lines.push(`\n### ${run.date.slice(0, 16).replace("T", " ")} UTC — ${run.mode}, ${run.secondsPerLoad} s per load`, "");
+  lines.push("| facts | load | c | req/s | p50 ms | p99 ms | errors + non-2xx |", "|---:|---|---:|---:|---:|---:|---:|");
+  for (const s of run.sizes) {
+    const f = s.facts.toLocaleString("en-US");
+    for (const l of s.load) {
+      for (const [name, r] of [["health (floor)", l.health], ["recall", l.recall]] as const) {
+        lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`);
+      }
+    }
+    const m = s.remember;
+    lines.push(`| ${f} | remember | ${m.connections} | ${m.rps} | ${m.p50} | ${m.p99} | ${m.errors + m.non2xx} |`);
+  }
+  lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB |", "|---:|---:|---:|---:|---:|");
+  for (const s of run.sizes) {
+    lines.push(
+      `| ${s.facts.toLocaleString("en-US")} | ${s.inProcess.appUs} | ${s.inProcess.bareUs} | ${s.page.fullMs} / ${s.page.smallMs} | ${s.rss.afterWarmUpMb} → ${s.rss.afterMb} |`,
+    );
+  }
+  lines.push("", "| goal | value | |", "|---|---:|---|");
+  for (const g of run.goals) lines.push(`| ${g.goal} | ${g.value} | ${g.met ? "met" : "**missed**"} |`);
+  console.log(lines.join("\n"));
+}

@@ -1,0 +1,116 @@
+/**
+ * `npm run bench [-- --full] [--sizes=10000,100000] [--seconds=5] [--cpu-prof]`
+ *
+ * For each size: generate (or reuse) the data, copy it to a fresh run file, time
+ * recall in-process against a bare prepared statement, then start the production
+ * server and measure, side by side on the same server: recall and the floor
+ * (GET /api/health) at concurrency 1, 16 and 64, remember, the Memory page, and
+ * the server's RSS. Prints a table and writes bench/results/<date>.json.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { generate, type BenchData } from "./generate";
+import { measureInProcess, type InProcessResult } from "./in-process";
+import { health, recall, recallRequests, remember, type LoadResult } from "./load";
+import { measurePage, type PageResult } from "./page";
+import { rssMb, startServer } from "./server";
+import { goals, printRun } from "./report";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
+const full = args.includes("--full");
+const sizes = (flag("sizes") ?? (full ? "10000,1000000" : "10000,100000")).split(",").map(Number);
+const seconds = Number(flag("seconds") ?? (full ? 15 : 5));
+const cpuProf = args.includes("--cpu-prof") ? path.resolve("bench/tmp/prof") : undefined;
+const TMP = path.resolve("bench/tmp");
+const CONCURRENCY = [1, 16, 64];
+/** Bump when the generator changes, so old data files are not reused. */
+const DATA_VERSION = 1;
+
+export type SizeResult = {
+  facts: number;
+  workspaces: number;
+  generateSeconds: number | null;
+  inProcess: InProcessResult;
+  load: { concurrency: number; health: LoadResult; recall: LoadResult }[];
+  remember: LoadResult;
+  page: PageResult;
+  rss: { afterWarmUpMb: number; afterMb: number };
+};
+
+async function dataFor(size: number): Promise<{ data: BenchData; file: string; generateSeconds: number | null }> {
+  const template = path.join(TMP, `facts-${size}-v${DATA_VERSION}.db`);
+  const meta = `${template}.json`;
+  let generateSeconds: number | null = null;
+  if (!existsSync(meta)) {
+    rmSync(template, { force: true });
+    console.log(`Generating ${size.toLocaleString("en-US")} facts…`);
+    const t = performance.now();
+    const data = await generate(`file:${template}`, size);
+    generateSeconds = Math.round((performance.now() - t) / 100) / 10;
+    writeFileSync(meta, JSON.stringify(data));
+    console.log(`  done in ${generateSeconds} s`);
+  }
+  const file = path.join(TMP, `run-${size}.db`);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  copyFileSync(template, file);
+  return { data: JSON.parse(readFileSync(meta, "utf8")) as BenchData, file, generateSeconds };
+}
+
+async function measureSize(size: number, port: number, runId: string): Promise<SizeResult> {
+  const { data, file, generateSeconds } = await dataFor(size);
+  const url = `file:${file}`;
+  console.log(`[${size}] in-process recall vs bare statement…`);
+  const inProcess = await measureInProcess(url, file, data, seconds);
+  console.log(`[${size}] starting the server…`);
+  const server = await startServer({ dbUrl: url, port, rateLimit: 1_000_000, cpuProf });
+  try {
+    const requests = recallRequests(data.recallers);
+    await health(server.url, 16, 3);
+    await recall(server.url, requests, 16, 3);
+    await measurePage(server.url, data, 3);
+    const afterWarmUpMb = rssMb(server.pid());
+    const load: SizeResult["load"] = [];
+    for (const c of CONCURRENCY) {
+      console.log(`[${size}] health and recall at concurrency ${c}…`);
+      const h = await health(server.url, c, seconds);
+      const r = await recall(server.url, requests, c, seconds);
+      load.push({ concurrency: c, health: h, recall: r });
+    }
+    console.log(`[${size}] remember…`);
+    const rem = await remember(server.url, data.rememberers, 16, seconds, `${runId}-${size}`);
+    console.log(`[${size}] Memory page…`);
+    const page = await measurePage(server.url, data, full ? 40 : 15);
+    const afterMb = rssMb(server.pid());
+    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, rss: { afterWarmUpMb, afterMb } };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  mkdirSync(TMP, { recursive: true });
+  const started = new Date();
+  const runId = started.toISOString().replace(/[:.]/g, "-").slice(0, 19);
+  const results: SizeResult[] = [];
+  for (const [i, size] of sizes.entries()) results.push(await measureSize(size, 3190 + i, runId));
+  const run = {
+    date: started.toISOString(),
+    mode: full ? "full" : "quick",
+    secondsPerLoad: seconds,
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    sizes: results,
+    goals: goals(results),
+  };
+  printRun(run);
+  mkdirSync("bench/results", { recursive: true });
+  const out = path.join("bench/results", `${runId}.json`);
+  writeFileSync(out, `${JSON.stringify(run, null, 2)}\n`);
+  console.log(`\nWrote ${out}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

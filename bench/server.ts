@@ -1,0 +1,75 @@
+/**
+ * The production server under test: `npm start`'s own script (migrate, build when
+ * stale, `next start`) on the bench's file, with the demo off, per-request log
+ * lines silenced (LOG_LEVEL=warn, so writing JSON lines to a pipe does not
+ * dominate), and the rate limit on — high enough not to refuse, but counted.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+export type Server = { url: string; pid: () => number; stop: () => Promise<void> };
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The next-server process: the deepest descendant of the start script. */
+function serverPid(root: number): number {
+  let pid = root;
+  for (let kids = childrenOf(pid); kids.length; kids = childrenOf(pid)) pid = kids[0];
+  return pid;
+}
+
+/** Resident memory of a process, in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
+
+export async function startServer(options: { dbUrl: string; port: number; rateLimit: number; cpuProf?: string }): Promise<Server> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: options.dbUrl,
+    PORT: String(options.port),
+    MNEMO_DEMO: "0",
+    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+    MNEMO_API_RATE_LIMIT: String(options.rateLimit),
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  if (options.cpuProf) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${options.cpuProf}`;
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`The server did not answer in time:\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    pid: () => serverPid(child.pid!),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGINT");
+      }),
+  };
+}
