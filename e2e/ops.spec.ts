@@ -9,13 +9,21 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../db/client";
+import { dedupeKey } from "../lib/memory/rules";
 import { ECHO_KEY, SCOUT_KEY } from "./demo";
 
 test.describe.configure({ mode: "serial" });
 
 type Server = { process: ChildProcess; port: number; output: () => string };
 
-function startServer(port: number, databaseFile: string, extraEnv: Record<string, string> = {}): Server {
+function startServer(
+  port: number,
+  databaseFile: string,
+  extraEnv: Record<string, string> = {},
+  { detached = false } = {},
+): Server {
   let output = "";
   // One process (tsx as a loader, not its CLI), so the signal reaches start.ts itself.
   const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
@@ -29,6 +37,7 @@ function startServer(port: number, databaseFile: string, extraEnv: Record<string
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    detached,
   });
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -164,9 +173,95 @@ test("two servers on one database file share one memory under concurrent writes"
       const { facts } = JSON.parse((answer as { body: string }).body) as { facts: { body: string }[] };
       expect(facts.filter((f) => f.body.startsWith("Ana's note number")).length).toBe(39);
     }
+
+    // The 2,000 limit across both processes: top scout up to 1,990, then 50 writers at once.
+    const db = await openDatabase(`file:${file}`);
+    try {
+      const live = async () =>
+        Number((await db.$client.execute("SELECT count(*) AS n FROM facts WHERE agent_id = 'scout' AND forgotten_at IS NULL")).rows[0].n);
+      await fillTo(db, 1990 - (await live()));
+      expect(await live()).toBe(1990);
+      const racing = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(i % 2 ? second.port : first.port, "POST", "/api/v1/memories", {
+            channel: "general",
+            asker: "max",
+            fact: `Racing fact ${i}.`,
+          }),
+        ),
+      );
+      const codes = racing.map((r) => ("status" in r ? r.status : r.error));
+      expect(codes.filter((c) => c === 201).length, JSON.stringify(codes)).toBe(10);
+      expect(codes.filter((c) => c === 409).length, JSON.stringify(codes)).toBe(40);
+      expect(await live()).toBe(2000);
+    } finally {
+      db.$client.close();
+    }
   } finally {
     first.process.kill("SIGTERM");
     second.process.kill("SIGTERM");
     await Promise.all([exited(first), exited(second)]);
+  }
+});
+
+/** Adds `count` agent-kept channel facts to scout directly in the file, as another process would. */
+async function fillTo(db: Awaited<ReturnType<typeof openDatabase>>, count: number): Promise<void> {
+  const at = new Date(Date.now() - 86_400_000).toISOString();
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < count; i++) {
+      const body = `Filler fact ${i}.`;
+      await tx.run(sql`INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
+        source_kind, created_by, created_by_kind, pinned, created_at, updated_at)
+        VALUES (${`fact_filler_${i}`}, 'scout', 'acme', 'channel', 'support', '#support', ${body}, ${dedupeKey(body)},
+        'message', 'scout', 'agent', 0, ${at}, ${at})`);
+    }
+  });
+}
+
+test("SIGKILL in the middle of writes: after a restart the file is intact and every acknowledged write is there", async () => {
+  test.setTimeout(240_000);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "mnemo-kill-")), "mnemo.db");
+  const server = startServer(3194, file, {}, { detached: true });
+  await waitUntilReady(server);
+
+  const acknowledged: string[] = [];
+  let writing = true;
+  const writer = async (n: number) => {
+    for (let i = 0; writing; i++) {
+      const answer = await call(server.port, "POST", "/api/v1/memories", {
+        channel: "general",
+        asker: "max",
+        fact: `Crash writer ${n} fact ${i}.`,
+      });
+      if ("status" in answer && answer.status === 201) acknowledged.push(JSON.parse(answer.body).memory.id);
+      else if ("error" in answer) return; // the server is gone
+    }
+  };
+  const writers = Array.from({ length: 6 }, (_, n) => writer(n));
+  while (acknowledged.length < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+  // The whole process group at once: npm start and the Next server, with no chance to clean up.
+  process.kill(-server.process.pid!, "SIGKILL");
+  await exited(server);
+  writing = false;
+  await Promise.all(writers);
+
+  const restarted = startServer(3194, file);
+  try {
+    await waitUntilReady(restarted);
+    const db = await openDatabase(`file:${file}`);
+    try {
+      const integrity = await db.$client.execute("PRAGMA integrity_check");
+      expect(integrity.rows.map((row) => row[0])).toEqual(["ok"]);
+      const found = await db.$client.execute({
+        sql: `SELECT count(*) AS n FROM facts WHERE id IN (${acknowledged.map(() => "?").join(",")})`,
+        args: acknowledged,
+      });
+      expect(Number(found.rows[0].n)).toBe(acknowledged.length);
+    } finally {
+      db.$client.close();
+    }
+  } finally {
+    restarted.process.kill("SIGTERM");
+    await exited(restarted);
   }
 });
