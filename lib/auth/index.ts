@@ -13,6 +13,7 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { accounts, sessions, users, verificationTokens } from "@/db/schema";
 import { authSecret } from "@/lib/config";
+import { clientAddress } from "./client-address";
 import { hashPassword, verifyPassword } from "./password";
 import { clearSignInFailures, recordSignInFailure, signInBlocked } from "./throttle";
 
@@ -36,17 +37,13 @@ function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-function clientAddress(request: Request | undefined): string | null {
-  const forwarded = request?.headers.get("x-forwarded-for");
-  return forwarded ? forwarded.split(",")[0].trim() : null;
-}
 
 async function authorize(raw: unknown, request: Request | undefined) {
   const parsed = credentialsInput.safeParse(raw);
   if (!parsed.success) throw new WrongCredentials();
   const { email, password } = parsed.data;
   const db = getDb();
-  const address = clientAddress(request);
+  const address = request ? clientAddress(request.headers) : null;
   if (await signInBlocked(db, email, address)) throw new TooManyAttempts();
 
   const [user] = await db

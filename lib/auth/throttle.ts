@@ -48,3 +48,23 @@ export async function recordSignInFailure(db: Conn, email: string, address: stri
 export async function clearSignInFailures(db: Conn, email: string) {
   await db.transaction((tx) => tx.delete(signInFailures).where(inArray(signInFailures.key, [`email:${email}`])));
 }
+
+/** Accounts one address may try to create per window: each attempt costs an argon2 hash. */
+export const MAX_SIGN_UPS_PER_ADDRESS = 10;
+
+/** Whether this address has tried to create too many accounts lately. */
+export async function signUpBlocked(db: Conn, address: string | null, now = Date.now()): Promise<boolean> {
+  if (!address) return false;
+  const [row] = await db
+    .select({ n: count() })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.key, `signup:${address}`), gte(signInFailures.at, windowStart(now))));
+  return row.n >= MAX_SIGN_UPS_PER_ADDRESS;
+}
+
+/** Counts one sign-up attempt against the address (kept with the sign-in counts, same window). */
+export async function recordSignUpAttempt(db: Conn, address: string | null, now = Date.now()): Promise<void> {
+  if (!address) return;
+  const at = new Date(now).toISOString();
+  await db.transaction((tx) => tx.insert(signInFailures).values({ key: `signup:${address}`, at }));
+}
