@@ -15,10 +15,19 @@ import { log, requestIdFrom } from "@/lib/ops/log";
 /** A route's helpers: the validated input, the calling agent, and the database. */
 export type AgentCall<Input> = { input: Input; agent: AgentContext; db: Db };
 
+let rateLimitFor: { raw: string | undefined; limit: number } | null = null;
+
+/** MNEMO_API_RATE_LIMIT, validated once rather than on every request (again only if the variable changes, as in tests). */
+function rateLimit(): number {
+  const raw = process.env.MNEMO_API_RATE_LIMIT;
+  if (!rateLimitFor || rateLimitFor.raw !== raw) rateLimitFor = { raw, limit: readConfig().MNEMO_API_RATE_LIMIT };
+  return rateLimitFor.limit;
+}
+
 /** Checks the key and the rate limit for a request that has already been parsed. */
 export async function admitAgent(db: Db, request: Request): Promise<AgentContext> {
   const agent = await authenticateAgent(db, request);
-  await enforceRateLimit(db, agent.keyId, readConfig().MNEMO_API_RATE_LIMIT);
+  await enforceRateLimit(db, agent.keyId, rateLimit());
   return agent;
 }
 
