@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseOpenError, filePathOf, openDatabase } from "./client";
+import { DatabaseOpenError, filePathOf, openDatabase, readAll } from "./client";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +51,23 @@ describe("a libSQL server or Turso (DATABASE_URL=libsql://, http://, https://)",
   it("keeps no file folder or write-ahead log for a remote URL", () => {
     expect(filePathOf("http://127.0.0.1:9")).toBeNull();
     expect(filePathOf("https://db.example.turso.io")).toBeNull();
+  });
+});
+
+describe("readAll", () => {
+  it("reads through kept statements, sees every committed write, and inside a transaction reads the transaction's own", async () => {
+    const db = await openDatabase(`file:${path.join(dir, "reads.db")}`);
+    await db.$client.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+    const read = () => readAll<{ id: number; body: string }>(db, "SELECT id, body FROM notes WHERE id > ? ORDER BY id", [0]);
+    expect(await read()).toEqual([]);
+    await db.transaction((tx) => tx.run(sql`INSERT INTO notes (body) VALUES ('one')`));
+    expect(await read()).toEqual([{ id: 1, body: "one" }]);
+    await db.transaction(async (tx) => {
+      await tx.run(sql`INSERT INTO notes (body) VALUES ('two')`);
+      const inside = await readAll<{ id: number }>(tx, "SELECT id FROM notes WHERE body = ?", ["two"]);
+      expect(inside).toEqual([{ id: 2 }]);
+    });
+    expect(await read()).toHaveLength(2);
+    db.$client.close();
   });
 });

@@ -5,7 +5,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { createClient, type Client, type Transaction, type TransactionMode } from "@libsql/client";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import Database from "libsql";
 import type { ResultSet } from "@libsql/client";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
@@ -47,8 +49,60 @@ export function connect(url: string, authToken?: string): Db {
   const file = filePathOf(url);
   if (file) ensureFolder(path.dirname(file));
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
-  if (file) takeTurnsForTransactions(client, file);
+  if (file) {
+    takeTurnsForTransactions(client, file);
+    keepReader(client, file);
+  }
   return drizzle(client, { schema }) as Db;
+}
+
+/** A value a query takes. */
+export type SqlArg = string | number | null;
+
+type Reader = { all: (text: string, args: readonly SqlArg[]) => unknown[] };
+const readers = new WeakMap<Client, Reader>();
+
+/**
+ * For a file, a connection of its own for the hot reads, whose statements are
+ * prepared once and kept: the client prepares every statement anew and copies
+ * each value into a row object, which cost more than the reads themselves.
+ * Opened on first use, closed with the client. Reads only — writes go through
+ * the client's transactions — and, in WAL mode, it sees every committed write.
+ */
+function keepReader(client: Client, file: string): void {
+  let database: Database.Database | null = null;
+  const statements = new Map<string, Database.Statement>();
+  readers.set(client, {
+    all(text, args) {
+      database ??= new Database(file, { timeout: BUSY_TIMEOUT_MS });
+      let statement = statements.get(text);
+      if (!statement) statements.set(text, (statement = database.prepare(text)));
+      return statement.all(...args);
+    },
+  });
+  const close = client.close.bind(client);
+  client.close = () => {
+    statements.clear();
+    database?.close();
+    database = null;
+    close();
+  };
+}
+
+/**
+ * Runs a read written as plain SQL with `?` parameters (no `?` inside literals)
+ * and returns its rows as objects keyed by column name: through the kept
+ * statements when `db` is a file database, else — a remote database, or a
+ * transaction, whose reads must see its own writes — through Drizzle.
+ */
+export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row[]> {
+  const client = (db as Partial<Db>).$client;
+  const reader = client && readers.get(client);
+  if (reader) return reader.all(text, args) as Row[];
+  const pieces = text.split("?");
+  const chunks: SQL[] = [sql.raw(pieces[0])];
+  args.forEach((arg, i) => chunks.push(sql`${arg}`, sql.raw(pieces[i + 1])));
+  return db.all<Row>(sql.join(chunks));
 }
 
 /** The last transaction queued on each database file, shared by every copy of this module in the process. */

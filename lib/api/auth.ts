@@ -5,8 +5,8 @@
  * reads the key row.
  */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Conn } from "@/db/client";
-import { agentKeys, agents } from "@/db/schema";
+import { readAll, type Conn } from "@/db/client";
+import { agentKeys } from "@/db/schema";
 import { AGENT_KEY_PATTERN, hashAgentKey } from "./agent-keys";
 import { apiError } from "./errors";
 
@@ -34,22 +34,16 @@ export function bearerKey(header: string | null): string | null {
   return key && AGENT_KEY_PATTERN.test(key) ? key : null;
 }
 
+// Read on every request, so a revoked key fails on the very next one.
+const KEY_SQL = `SELECT k.id AS keyId, a.id AS agentId, a.workspace_id AS workspaceId, a.handle AS handle,
+    a.name AS name, k.last_used_at AS lastUsedAt
+  FROM agent_keys k JOIN agents a ON a.id = k.agent_id
+  WHERE k.hash = ? AND k.revoked_at IS NULL LIMIT 1`;
+
 export async function authenticateAgent(db: Conn, request: Request, now: Date = new Date()): Promise<AgentContext> {
   const key = bearerKey(request.headers.get("authorization"));
   if (!key) throw unauthorized();
-  const [row] = await db
-    .select({
-      keyId: agentKeys.id,
-      agentId: agents.id,
-      workspaceId: agents.workspaceId,
-      handle: agents.handle,
-      name: agents.name,
-      lastUsedAt: agentKeys.lastUsedAt,
-    })
-    .from(agentKeys)
-    .innerJoin(agents, eq(agents.id, agentKeys.agentId))
-    .where(and(eq(agentKeys.hash, hashAgentKey(key)), isNull(agentKeys.revokedAt)))
-    .limit(1);
+  const [row] = await readAll<AgentContext & { lastUsedAt: string | null }>(db, KEY_SQL, [hashAgentKey(key)]);
   if (!row) throw unauthorized();
 
   const { lastUsedAt, ...agent } = row;

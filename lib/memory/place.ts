@@ -3,8 +3,7 @@
  * A caller names a channel and an asker; the kind and the people come from here.
  * Anything that does not add up is refused — never guessed as "a DM with the asker".
  */
-import { sql } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { readAll, type Conn } from "@/db/client";
 import type { ChannelKind, Place } from "./rules";
 
 export class PlaceError extends Error {
@@ -42,6 +41,18 @@ export function handleOf(email: string): string {
   return email.split("@")[0];
 }
 
+// Parameters: the asker three times (or ''), the channel, the workspace.
+const PLACE_SQL = `
+  SELECT c.id, c.name, c.kind,
+    (SELECT json_group_array(user_id) FROM
+      (SELECT user_id FROM channel_members WHERE channel_id = c.id ORDER BY user_id)) AS people,
+    EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = c.workspace_id AND m.user_id = ?) AS asker_member,
+    EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ?) AS asker_in_channel,
+    u.name AS asker_name, u.email AS asker_email
+  FROM channels c
+  LEFT JOIN users u ON u.id = ?
+  WHERE c.id = ? AND c.workspace_id = ?`;
+
 /**
  * Builds the place for `channelId` in `workspaceId` as `askerId` sees it, in one
  * query. Throws PlaceError when the channel is not this workspace's, the asker is
@@ -54,17 +65,7 @@ export async function derivePlace(
   askerId: string | null,
 ): Promise<PlaceInfo> {
   const asker = askerId ?? "";
-  // `all`, not `get`: drizzle's libSQL `get` throws a TypeError instead of returning undefined for no row.
-  const [row] = await db.all<PlaceRow>(sql`
-    SELECT c.id, c.name, c.kind,
-      (SELECT json_group_array(user_id) FROM
-        (SELECT user_id FROM channel_members WHERE channel_id = c.id ORDER BY user_id)) AS people,
-      EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = c.workspace_id AND m.user_id = ${asker}) AS asker_member,
-      EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ${asker}) AS asker_in_channel,
-      u.name AS asker_name, u.email AS asker_email
-    FROM channels c
-    LEFT JOIN users u ON u.id = ${asker}
-    WHERE c.id = ${channelId} AND c.workspace_id = ${workspaceId}`);
+  const [row] = await readAll<PlaceRow>(db, PLACE_SQL, [asker, asker, asker, channelId, workspaceId]);
 
   if (!row) throw new PlaceError("channel_not_found", "There is no such channel in this workspace.");
   const kind = row.kind as ChannelKind;

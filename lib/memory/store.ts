@@ -4,7 +4,7 @@
  * in code with the pure rule. Writes live in writes.ts.
  */
 import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { readAll, type Conn } from "@/db/client";
 import { agents, factEvents, facts, users } from "@/db/schema";
 import { RECALL_LIMIT, recallable, soloPerson, type FactRow, type Place, type Scope } from "./rules";
 import { ftsQuery } from "./search";
@@ -37,11 +37,9 @@ export type StoredFact = FactRow & { version: number; forgottenAt: string | null
 /** A fact as the Memory page lists it: with the name of the person who told it, if a person did. */
 export type ListedFact = StoredFact & { createdByName: string | null };
 
-const RECALL_COLUMNS = sql.raw(
-  `id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind, source_ref,
+const RECALL_COLUMNS = `id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind, source_ref,
    source_label, source_channel_id, created_by, created_by_kind, pinned, corrected_at, version,
-   created_at, updated_at, forgotten_at`,
-);
+   created_at, updated_at, forgotten_at`;
 
 type RawFact = {
   id: string;
@@ -89,13 +87,17 @@ function fromRaw(row: RawFact): StoredFact {
   };
 }
 
-/** One scope's newest facts for recall, walked straight off facts_recall_idx. */
-function recallBranch(agentId: string, workspaceId: string, scope: Scope, ref: string): SQL {
-  return sql`SELECT * FROM (SELECT ${RECALL_COLUMNS} FROM facts
-    WHERE agent_id = ${agentId} AND scope = ${scope} AND scope_ref = ${ref}
-      AND forgotten_at IS NULL AND workspace_id = ${workspaceId}
+/** One scope's newest facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
+const RECALL_BRANCH = `SELECT * FROM (SELECT ${RECALL_COLUMNS} FROM facts
+    WHERE agent_id = ? AND scope = ? AND scope_ref = ?
+      AND forgotten_at IS NULL AND workspace_id = ?
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
-}
+const RECALL_ORDER = ` ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT}`;
+/** Workspace and channel facts; with a third branch, a solo DM's person facts too. */
+export const RECALL_SQL = {
+  twoScopes: [RECALL_BRANCH, RECALL_BRANCH].join(" UNION ALL ") + RECALL_ORDER,
+  threeScopes: [RECALL_BRANCH, RECALL_BRANCH, RECALL_BRANCH].join(" UNION ALL ") + RECALL_ORDER,
+};
 
 /**
  * The facts an agent recalls in a place: pinned first, then the newest, at most
@@ -104,15 +106,12 @@ function recallBranch(agentId: string, workspaceId: string, scope: Scope, ref: s
  * and filters again with the pure rule.
  */
 export async function recall(db: Conn, agentId: string, place: Place): Promise<StoredFact[]> {
-  const branches = [
-    recallBranch(agentId, place.workspaceId, "workspace", ""),
-    recallBranch(agentId, place.workspaceId, "channel", place.channelId),
-  ];
+  const { workspaceId, channelId } = place;
+  const args = [agentId, "workspace", "", workspaceId, agentId, "channel", channelId, workspaceId];
   const person = soloPerson(place);
-  if (person) branches.push(recallBranch(agentId, place.workspaceId, "person", person));
-  const rows = await db.all<RawFact>(
-    sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT}`,
-  );
+  const rows = person
+    ? await readAll<RawFact>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId])
+    : await readAll<RawFact>(db, RECALL_SQL.twoScopes, args);
   return rows.map(fromRaw).filter((fact) => recallable(fact, place));
 }
 
