@@ -20,19 +20,9 @@ import {
   worldSnapshot,
   type ApiWorld,
 } from "./api-world";
-import { ECHO_KEY, SCOUT_KEY } from "./demo";
+import { ECHO_KEY, SCOUT_KEY, DEMO_FACTS } from "./demo";
 
-const DEMO = {
-  releases: "Releases go out on Thursdays.",
-  sso: "The Enterprise plan includes SSO.",
-  refunds: "Refunds over $500 need a manager's approval.",
-  budget: "The Q3 budget freeze lifts in October.",
-  pairing: "Max and Ana are pairing on the billing migration.",
-  anaPrefers: "Ana prefers replies in Portuguese.",
-  maxOnCall: "Max is on call the first week of each month.",
-  gusNew: "Gus is new; explain acronyms.",
-  globex: "Globex ships from Springfield.",
-} as const;
+const DEMO = DEMO_FACTS;
 const DEMO_BODIES = new Set<string>(Object.values(DEMO));
 
 type Memory = {

@@ -18,3 +18,16 @@ export type PersonId = keyof typeof PEOPLE;
 export function storageStateOf(person: PersonId): string {
   return `playwright/.auth/${person}.json`;
 }
+
+/** The demo's facts (SPEC §7) by a short name: scout's eight and echo's one. */
+export const DEMO_FACTS = {
+  releases: "Releases go out on Thursdays.",
+  sso: "The Enterprise plan includes SSO.",
+  refunds: "Refunds over $500 need a manager's approval.",
+  budget: "The Q3 budget freeze lifts in October.",
+  pairing: "Max and Ana are pairing on the billing migration.",
+  anaPrefers: "Ana prefers replies in Portuguese.",
+  maxOnCall: "Max is on call the first week of each month.",
+  gusNew: "Gus is new; explain acronyms.",
+  globex: "Globex ships from Springfield.",
+} as const;

@@ -5,20 +5,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { SCOUT_KEY, storageStateOf } from "./demo";
+import { SCOUT_KEY, storageStateOf, DEMO_FACTS } from "./demo";
 
 const MEMORY = "/w/acme/agents/scout/memory";
 
-const DEMO = {
-  releases: "Releases go out on Thursdays.",
-  sso: "The Enterprise plan includes SSO.",
-  refunds: "Refunds over $500 need a manager's approval.",
-  budget: "The Q3 budget freeze lifts in October.",
-  pairing: "Max and Ana are pairing on the billing migration.",
-  anaPrefers: "Ana prefers replies in Portuguese.",
-  maxOnCall: "Max is on call the first week of each month.",
-  gusNew: "Gus is new; explain acronyms.",
-} as const;
+const DEMO = DEMO_FACTS;
 type DemoFact = keyof typeof DEMO;
 
 /** What ana may see of scout's demo facts (SPEC §2 visibleTo). */

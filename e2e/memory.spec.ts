@@ -1,18 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SCOUT_KEY, storageStateOf, type PersonId } from "./demo";
+import { SCOUT_KEY, storageStateOf, type PersonId, DEMO_FACTS } from "./demo";
 
 const MEMORY = "/w/acme/agents/scout/memory";
 
-const DEMO = {
-  releases: "Releases go out on Thursdays.",
-  sso: "The Enterprise plan includes SSO.",
-  refunds: "Refunds over $500 need a manager's approval.",
-  budget: "The Q3 budget freeze lifts in October.",
-  pairing: "Max and Ana are pairing on the billing migration.",
-  anaPrefers: "Ana prefers replies in Portuguese.",
-  maxOnCall: "Max is on call the first week of each month.",
-  gusNew: "Gus is new; explain acronyms.",
-} as const;
+const DEMO = DEMO_FACTS;
 type DemoFact = keyof typeof DEMO;
 
 /** What each demo person may see of scout's demo facts (SPEC §2 visibleTo), and what they must not. */
