@@ -1,0 +1,618 @@
+/**
+ * THE AUTHORIZATION MATRIX (hardening issue, item 1): every server action and
+ * every agent-API endpoint (REST and MCP, plus the Memory page's export), called
+ * in process against one real libSQL file, as every kind of caller. The verdict
+ * of each cell is not typed by hand: it is computed from the rules
+ * (lib/memory/rules.ts — visibleTo, changeableBy, recallable, agentMayForget —
+ * and "owner settings need an owner") over the seeded rows. Each cell asserts
+ * allow or deny, that a refusal changed no row, and the database is put back
+ * after every cell that changed it. The whole table is printed at the end.
+ *
+ * Doubles, as in the Memory page's tests: who has the cookie (currentUser, auth),
+ * Auth.js's signIn/signOut (they need a request), and revalidatePath.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/db/client";
+import { seedDemo } from "@/db/seed";
+import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
+import type { SignedInUser } from "@/lib/auth/session";
+import {
+  agentMayForget,
+  changeableBy,
+  recallable,
+  scopeFor,
+  visibleTo,
+  type ChannelKind,
+  type Place,
+  type Viewer,
+} from "@/lib/memory/rules";
+import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+
+const doubles = vi.hoisted(() => ({
+  user: null as SignedInUser | null,
+  signIn: vi.fn<(provider: string, options: Record<string, unknown>) => Promise<void>>(),
+}));
+
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+vi.mock("@/lib/auth/session", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
+  currentUser: async () => doubles.user,
+}));
+vi.mock("@/lib/auth", () => ({
+  auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
+  signIn: doubles.signIn,
+  signOut: async () => {},
+}));
+// next-auth's own module imports "next/server", which resolves only inside Next's bundler.
+vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
+
+// --- Who calls ---
+
+const PEOPLE = {
+  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" }, // another workspace (globex's owner)
+  gus: { id: "gus", name: "Gus Gray", email: "gus@acme.test", handle: "gus" }, // member
+  max: { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" }, // member of #leadership and the group DM
+  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" }, // her own person fact
+  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" }, // owner
+} satisfies Record<string, SignedInUser>;
+const PEOPLE_ACTORS = ["signed out", "gina", "gus", "max", "ana", "olivia"] as const;
+type PersonActor = (typeof PEOPLE_ACTORS)[number];
+
+const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
+const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
+const HELPER_KEY = generateAgentKey();
+const REVOKED_KEY = generateAgentKey();
+const KEY_ACTORS = ["scout's key", "helper's key", "echo's key", "revoked key", "no key"] as const;
+type KeyActor = (typeof KEY_ACTORS)[number];
+/** The agent each key speaks for, or null when the API must not let it in. */
+const KEYS: Record<KeyActor, { key: string | null; agent: { id: string; workspaceId: string } | null }> = {
+  "scout's key": { key: SCOUT_KEY, agent: { id: "scout", workspaceId: "acme" } },
+  "helper's key": { key: HELPER_KEY, agent: { id: "helper", workspaceId: "acme" } },
+  "echo's key": { key: ECHO_KEY, agent: { id: "echo", workspaceId: "globex" } },
+  "revoked key": { key: REVOKED_KEY, agent: null },
+  "no key": { key: null, agent: null },
+};
+
+// --- The database, and what the rules read from it ---
+
+/** Every table a call could change; throttles and rate-limit counters are bookkeeping, not data. */
+const TABLES = [
+  "users",
+  "workspaces",
+  "memberships",
+  "channels",
+  "channel_members",
+  "agents",
+  "agent_keys",
+  "facts",
+  "fact_events",
+  "invites",
+  "audit_events",
+];
+
+type Row = Record<string, unknown>;
+type Snapshot = Record<string, Row[]>;
+type FactRow = {
+  id: string;
+  agent_id: string;
+  workspace_id: string;
+  scope: string;
+  scope_ref: string;
+  body: string;
+  pinned: number;
+  version: number;
+  created_by_kind: string;
+  source_kind: string;
+  forgotten_at: string | null;
+};
+
+let t: TempDb;
+let baseline: Snapshot;
+const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, signup: process.env.MNEMO_SIGNUP };
+const appDb = globalThis as unknown as { mnemoDb?: Db };
+
+async function rows(table: string): Promise<Row[]> {
+  const result = await t.db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`);
+  return result.rows.map((row) => ({ ...row }));
+}
+
+/** Every row of every table; a key's "last used" is bookkeeping that any authenticated call may move. */
+async function snapshot(): Promise<Snapshot> {
+  const out: Snapshot = {};
+  for (const table of TABLES) out[table] = await rows(table);
+  for (const key of out.agent_keys) delete key.last_used_at;
+  return out;
+}
+
+/** Puts every table back as seeded, children first out and parents first in. */
+async function restore() {
+  const statements = [...TABLES].reverse().map((table) => `DELETE FROM ${table}`);
+  const inserts = [];
+  for (const table of TABLES) {
+    for (const row of seededRows[table]) {
+      const columns = Object.keys(row);
+      inserts.push({
+        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+        args: columns.map((c) => row[c] as never),
+      });
+    }
+  }
+  await t.db.$client.batch([...statements, ...inserts], "write");
+}
+let seededRows: Snapshot;
+
+/** Restores the seed if the cell (or its setup) changed anything. */
+async function reset() {
+  const now = await snapshot();
+  if (JSON.stringify(now) !== JSON.stringify(baseline)) {
+    await restore();
+    expect(await snapshot()).toEqual(baseline);
+  }
+}
+
+// What the rules read, loaded once from the seeded rows.
+let channelRows: { id: string; workspace_id: string; kind: ChannelKind }[];
+let channelMemberRows: { channel_id: string; user_id: string }[];
+let membershipRows: { workspace_id: string; user_id: string; role: string }[];
+let factRows: FactRow[];
+
+function roleOf(userId: string, workspaceId: string): string | null {
+  return membershipRows.find((m) => m.user_id === userId && m.workspace_id === workspaceId)?.role ?? null;
+}
+
+function canRead(userId: string, workspaceId: string, channelId: string): boolean {
+  const channel = channelRows.find((c) => c.id === channelId && c.workspace_id === workspaceId);
+  if (!channel || !roleOf(userId, workspaceId)) return false;
+  return channel.kind === "public" || channelMemberRows.some((m) => m.channel_id === channelId && m.user_id === userId);
+}
+
+/** The rules' viewer for a signed-in member, or null for anyone who is not a member of the workspace. */
+function viewerOf(actor: PersonActor, workspaceId: string): Viewer | null {
+  if (actor === "signed out") return null;
+  const role = roleOf(actor, workspaceId);
+  if (!role) return null;
+  return { workspaceId, id: actor, owner: role === "owner", canRead: (c) => canRead(actor, workspaceId, c) };
+}
+
+/** The place as Mnemo must derive it (SPEC §3.1), or null where an API call must refuse it. */
+function placeOf(workspaceId: string, channelId: string, asker: string): Place | null {
+  const channel = channelRows.find((c) => c.id === channelId && c.workspace_id === workspaceId);
+  if (!channel || !canRead(asker, workspaceId, channelId)) return null;
+  const members = channelMemberRows.filter((m) => m.channel_id === channelId).map((m) => m.user_id);
+  return { workspaceId, channelId, kind: channel.kind, people: channel.kind === "public" ? [asker] : members.sort() };
+}
+
+const factScope = (f: FactRow) => ({ workspaceId: f.workspace_id, scope: f.scope, scopeRef: f.scope_ref });
+
+// --- The matrix, printed at the end ---
+
+type Verdict = "allow" | "deny";
+const tables = { actions: new Map<string, Record<string, string>>(), api: new Map<string, Record<string, string>>() };
+let cells = 0;
+
+/** One cell: the verdict the rules give, the call, and what a refusal must leave behind. */
+async function cell<A extends string>(
+  table: keyof typeof tables,
+  row: string,
+  actor: A,
+  expected: Verdict,
+  call: () => Promise<{ verdict: Verdict; detail: string; check?: () => Promise<void> | void }>,
+) {
+  const before = await snapshot();
+  const got = await call();
+  cells += 1;
+  const mark = got.verdict === expected ? got.verdict : `${got.verdict} ≠ ${expected}!`;
+  tables[table].set(row, { ...tables[table].get(row), [actor]: mark });
+  expect(got.verdict, `${row} × ${actor}: ${got.detail}`).toBe(expected);
+  if (got.verdict === "deny") expect(await snapshot(), `${row} × ${actor} changed data`).toEqual(before);
+  else await got.check?.();
+  await reset();
+}
+
+function print(table: keyof typeof tables, columns: readonly string[]) {
+  const out = Object.fromEntries([...tables[table]].map(([row, c]) => [row, Object.fromEntries(columns.map((k) => [k, c[k] ?? "·"]))]));
+  console.table(out);
+}
+
+beforeAll(async () => {
+  // One JSON log line per call would bury the table: the logs are tested elsewhere.
+  const write = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk, ...rest) =>
+    String(chunk).startsWith('{"time"') ? true : write(chunk as string, ...(rest as [])),
+  );
+  t = await createTempDb();
+  await seedDemo(t.db, { scout: SCOUT_KEY, echo: ECHO_KEY });
+  // A second acme agent with its own key, and a revoked key of Scout's.
+  await t.db.$client.batch(
+    [
+      { sql: "INSERT INTO agents (id, workspace_id, handle, name) VALUES ('helper', 'acme', 'helper', 'Helper')", args: [] },
+      {
+        sql: "INSERT INTO agent_keys (id, agent_id, name, prefix, hash) VALUES ('key_helper', 'helper', 'Helper', ?, ?)",
+        args: [HELPER_KEY.slice(0, 10), hashAgentKey(HELPER_KEY)],
+      },
+      {
+        sql: "INSERT INTO agent_keys (id, agent_id, name, prefix, hash, revoked_at) VALUES ('key_revoked', 'scout', 'Old', ?, ?, ?)",
+        args: [REVOKED_KEY.slice(0, 10), hashAgentKey(REVOKED_KEY), new Date(Date.now() - 60_000).toISOString()],
+      },
+    ],
+    "write",
+  );
+  seededRows = {};
+  for (const table of TABLES) seededRows[table] = await rows(table);
+  baseline = await snapshot();
+  channelRows = (await rows("channels")) as typeof channelRows;
+  channelMemberRows = (await rows("channel_members")) as typeof channelMemberRows;
+  membershipRows = (await rows("memberships")) as typeof membershipRows;
+  factRows = (await rows("facts")) as unknown as FactRow[];
+
+  process.env.DATABASE_URL = t.url;
+  process.env.MNEMO_API_RATE_LIMIT = "1000000";
+  delete process.env.MNEMO_SIGNUP;
+  delete appDb.mnemoDb;
+});
+
+afterAll(() => {
+  print("actions", PEOPLE_ACTORS);
+  print("api", KEY_ACTORS);
+  console.log(`authorization matrix: ${cells} cells`);
+  appDb.mnemoDb?.$client.close();
+  delete appDb.mnemoDb;
+  process.env.DATABASE_URL = saved.url;
+  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
+  if (saved.signup === undefined) delete process.env.MNEMO_SIGNUP;
+  else process.env.MNEMO_SIGNUP = saved.signup;
+  t?.close();
+});
+
+// --- Server actions ---
+
+type Answer = { status: string; message?: string };
+type Action = (input: FormData | Record<string, unknown>) => Promise<Answer>;
+
+function as(actor: PersonActor) {
+  doubles.user = actor === "signed out" ? null : PEOPLE[actor];
+}
+
+/** A typed state: "success" (or a state naming what was made) is allow; "failed"/"invalid_data" is deny. */
+function verdictOf(answer: Answer): { verdict: Verdict; detail: string } {
+  const allowed = ["success", "invited", "key_created", "imported"].includes(answer.status);
+  return { verdict: allowed ? "allow" : "deny", detail: JSON.stringify(answer) };
+}
+
+function form(fields: Record<string, string | Blob>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+}
+
+const handleOfAgent = (agentId: string) => agentId; // the demo's agents are named by their handle
+
+describe("server actions × people", () => {
+  const memory = () => import("@/app/(app)/w/[workspace]/agents/[agent]/memory/actions");
+
+  it("Memory page fact actions: allowed exactly where changeableBy (history: visibleTo) says", async () => {
+    const m = await memory();
+    const byName: Record<string, Action> = {
+      correct: m.correctFactAction,
+      pin: m.pinFactAction,
+      forget: m.forgetFactAction,
+      restore: m.restoreFactAction,
+      purge: m.purgeFactAction,
+      history: m.factHistoryAction as Action,
+    };
+    for (const fact of factRows) {
+      for (const [name, action] of Object.entries(byName)) {
+        for (const actor of PEOPLE_ACTORS) {
+          const viewer = viewerOf(actor, fact.workspace_id);
+          const rule = name === "history" ? visibleTo : changeableBy;
+          const expected: Verdict = viewer && rule(factScope(fact), viewer) ? "allow" : "deny";
+          // Restore and purge act on a fact in "Recently forgotten".
+          if (name === "restore" || name === "purge") {
+            await t.db.$client.execute({ sql: "UPDATE facts SET forgotten_at = ? WHERE id = ?", args: [new Date().toISOString(), fact.id] });
+          }
+          const input: Record<string, unknown> = { workspace: fact.workspace_id, agent: handleOfAgent(fact.agent_id), factId: fact.id };
+          if (name === "correct") Object.assign(input, { version: fact.version, text: `Corrected by the matrix: ${fact.body}` });
+          if (name === "pin") input.pinned = !fact.pinned;
+          const row = `${name} · ${fact.scope}:${fact.scope_ref || fact.workspace_id} "${fact.body.slice(0, 22)}…"`;
+          await cell("actions", row, actor, expected, async () => {
+            as(actor);
+            return verdictOf(await action(input));
+          });
+        }
+      }
+    }
+  });
+
+  it("Memory page add: person for any member, workspace for owners, a channel for whoever can read it", async () => {
+    const { addFactAction } = await memory();
+    const targets: { label: string; workspace: string; agent: string; scope: string; channel?: string }[] = [
+      { label: "person (acme)", workspace: "acme", agent: "scout", scope: "person" },
+      { label: "workspace (acme)", workspace: "acme", agent: "scout", scope: "workspace" },
+      ...["general", "support", "leadership", "group-max-ana", "dm-ana", "lobby"].map((channel) => ({
+        label: `channel #${channel} (acme)`,
+        workspace: "acme",
+        agent: "scout",
+        scope: "channel",
+        channel,
+      })),
+      { label: "person (globex)", workspace: "globex", agent: "echo", scope: "person" },
+      { label: "person (acme, agent=echo)", workspace: "acme", agent: "echo", scope: "person" },
+    ];
+    for (const target of targets) {
+      for (const actor of PEOPLE_ACTORS) {
+        const viewer = viewerOf(actor, target.workspace);
+        const agentHere = target.agent === (target.workspace === "acme" ? "scout" : "echo");
+        const ruleAllows =
+          target.scope === "person" ? true : target.scope === "workspace" ? viewer?.owner : viewer?.canRead(target.channel ?? "");
+        const expected: Verdict = viewer && agentHere && ruleAllows ? "allow" : "deny";
+        await cell("actions", `add · ${target.label}`, actor, expected, async () => {
+          as(actor);
+          const fields: Record<string, string> = { workspace: target.workspace, agent: target.agent, scope: target.scope, text: "The matrix adds this fact." };
+          if (target.channel) fields.channel = target.channel;
+          const answer = await addFactAction(form(fields));
+          return {
+            ...verdictOf(answer),
+            check: async () => {
+              const [added] = await t.db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: ["The matrix adds this fact."] }).then((r) => r.rows);
+              expect(added).toMatchObject({ scope: target.scope, created_by: actor, pinned: 1 });
+            },
+          };
+        });
+      }
+    }
+  });
+
+  it("owner settings and import: allowed for acme's owner only", async () => {
+    const people = await import("@/app/(app)/w/[workspace]/settings/actions");
+    const channels = await import("@/app/(app)/w/[workspace]/settings/channels/actions");
+    const agentsModule = await import("@/app/(app)/w/[workspace]/settings/agents/actions");
+    const agent = await import("@/app/(app)/w/[workspace]/settings/agents/[agent]/actions");
+    const imports = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/import-actions");
+    const file = () =>
+      new File([JSON.stringify({ format: "mnemo.facts", version: 1, facts: [{ scope: "workspace", body: "Imported by the matrix." }] })], "facts.json", {
+        type: "application/json",
+      });
+    const cases: [string, Action, () => Record<string, string | Blob>][] = [
+      ["addPerson", people.addPersonAction, () => ({ email: "new@acme.test", role: "member" })],
+      ["changeRole", people.changeRoleAction, () => ({ userId: "max", role: "owner" })],
+      ["removePerson", people.removePersonAction, () => ({ userId: "max" })],
+      ["createChannel", channels.createChannelAction, () => ({ name: "launch", kind: "private" })],
+      ["renameChannel", channels.renameChannelAction, () => ({ channelId: "leadership", name: "leads" })],
+      ["setChannelKind", channels.setChannelKindAction, () => ({ channelId: "leadership", kind: "public" })],
+      ["addChannelMember", channels.addChannelMemberAction, () => ({ channelId: "leadership", userId: "ana" })],
+      ["removeChannelMember", channels.removeChannelMemberAction, () => ({ channelId: "leadership", userId: "max" })],
+      ["createAgent", agentsModule.createAgentAction, () => ({ handle: "matrix", name: "Matrix" })],
+      ["renameAgent", agent.renameAgentAction, () => ({ agentId: "scout", name: "Scout II" })],
+      ["deleteAgent", agent.deleteAgentAction, () => ({ agentId: "helper", expectedFacts: "0" })],
+      ["createKey", agent.createKeyAction, () => ({ agentId: "scout", name: "CI" })],
+      ["revokeKey", agent.revokeKeyAction, () => ({ keyId: "key_demo_scout" })],
+      ["importFacts (import)", imports.importFactsAction as Action, () => ({ agent: "scout", intent: "import", file: file() })],
+    ];
+    for (const [name, action, fields] of cases) {
+      for (const workspace of ["acme", "globex"] as const) {
+        // In globex the ids name acme's people, channels, agents and keys: nothing there to change.
+        const namesAcme = ["userId", "channelId", "agentId", "keyId", "agent"].some((k) => k in fields());
+        if (workspace === "globex" && !namesAcme) continue;
+        for (const actor of PEOPLE_ACTORS) {
+          const viewer = viewerOf(actor, workspace);
+          const expected: Verdict = viewer?.owner && workspace === "acme" ? "allow" : "deny";
+          await cell("actions", `${name} (workspace=${workspace}, acme ids)`, actor, expected, async () => {
+            as(actor);
+            return verdictOf(await action(form({ workspace, ...fields() })));
+          });
+        }
+      }
+    }
+  });
+
+  it("createWorkspace: any signed-in person; sign-in, sign-up (closed), invite and sign-out change nothing for anyone", async () => {
+    const { createWorkspaceAction, signOutAction } = await import("@/app/(app)/actions");
+    const { signInWithPassword } = await import("@/app/(auth)/signin/actions");
+    const { createAccountAction } = await import("@/app/(auth)/signin/create-account/actions");
+    const { acceptInviteAction } = await import("@/app/invite/[token]/actions");
+    const { AuthError } = await import("next-auth");
+    doubles.signIn.mockImplementation(async () => {
+      throw new AuthError("CredentialsSignin");
+    });
+    for (const actor of PEOPLE_ACTORS) {
+      await cell("actions", "createWorkspace", actor, actor === "signed out" ? "deny" : "allow", async () => {
+        as(actor);
+        return verdictOf(await createWorkspaceAction(form({ name: "Matrix Inc" })));
+      });
+      // Public endpoints: the session grants nothing; a wrong password, a closed sign-up and a made-up invite are refused for all.
+      await cell("actions", "signInWithPassword (wrong password)", actor, "deny", async () => {
+        as(actor);
+        return verdictOf(await signInWithPassword({ status: "idle" }, form({ email: "ana@acme.test", password: "not-her-password" })));
+      });
+      await cell("actions", "createAccount (sign-up closed)", actor, "deny", async () => {
+        as(actor);
+        const answer = await createAccountAction(
+          { status: "idle" },
+          form({ kind: "open", name: "Mallory", email: "mallory@acme.test", password: "a-long-enough-password", workspaceName: "Acme" }),
+        );
+        return verdictOf(answer);
+      });
+      await cell("actions", "acceptInvite (made-up token)", actor, "deny", async () => {
+        as(actor);
+        return verdictOf(await acceptInviteAction({ status: "idle" }, form({ token: "A".repeat(43), password: "a-long-enough-password" })));
+      });
+      await cell("actions", "signOut (writes nothing)", actor, "allow", async () => {
+        as(actor);
+        await signOutAction();
+        return { verdict: "allow", detail: "signed out" };
+      });
+    }
+    expect(doubles.signIn).toHaveBeenCalledTimes(PEOPLE_ACTORS.length);
+  });
+
+  it("export: a member gets exactly the facts visibleTo them; anyone else a 404 or the sign-in page", async () => {
+    const { GET } = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/export/route");
+    for (const [workspace, agentHandle] of [["acme", "scout"], ["globex", "echo"], ["acme", "echo"]] as const) {
+      for (const actor of PEOPLE_ACTORS) {
+        const viewer = viewerOf(actor, workspace);
+        const agentHere = agentHandle === (workspace === "acme" ? "scout" : "echo");
+        const expected: Verdict = viewer && agentHere ? "allow" : "deny";
+        await cell("actions", `export (GET ${workspace}/${agentHandle})`, actor, expected, async () => {
+          as(actor);
+          const response = await GET(new Request(`http://mnemo.test/w/${workspace}/agents/${agentHandle}/memory/export`), {
+            params: Promise.resolve({ workspace, agent: agentHandle }),
+          });
+          const text = await response.text();
+          if (response.status !== 200) return { verdict: "deny", detail: `${response.status} ${text.slice(0, 100)}` };
+          const exported = (JSON.parse(text) as { facts: { id: string }[] }).facts.map((f) => f.id).sort();
+          const visible = factRows
+            .filter((f) => f.agent_id === agentHandle && !f.forgotten_at && viewer && visibleTo(factScope(f), viewer))
+            .map((f) => f.id)
+            .sort();
+          expect(exported, `export for ${actor}`).toEqual(visible);
+          return { verdict: "allow", detail: "200" };
+        });
+      }
+    }
+  });
+});
+
+// --- The agent API: REST and MCP ---
+
+const BASE = "http://mnemo.test";
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
+
+async function rest(method: string, path: string, key: string | null, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const request = new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const pathname = new URL(request.url).pathname;
+  const one = /^\/api\/v1\/memories\/([^/]+)$/.exec(pathname);
+  let handler: Handler;
+  let params: Record<string, string> = {};
+  if (pathname === "/api/v1/recall") handler = (await import("@/app/api/v1/recall/route")).GET as Handler;
+  else if (pathname === "/api/v1/memories") handler = (await import("@/app/api/v1/memories/route")).POST as Handler;
+  else if (one) {
+    handler = (await import("@/app/api/v1/memories/[id]/route")).DELETE as Handler;
+    params = { id: decodeURIComponent(one[1]) };
+  } else throw new Error(`no route for ${pathname}`);
+  return handler(request, { params: Promise.resolve(params) });
+}
+
+/** A tools/call over the stateless MCP endpoint, as JSON-RPC. */
+async function mcp(key: string | null, tool: string, args: Record<string, unknown>) {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const { POST } = await import("@/app/api/mcp/route");
+  const request = new Request(`${BASE}/api/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
+  });
+  const response = await (POST as unknown as Handler)(request, { params: Promise.resolve({}) });
+  const text = await response.text();
+  const body = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown> } };
+  const ok = response.status === 200 && !!body.result && !body.result.isError;
+  return { verdict: (ok ? "allow" : "deny") as Verdict, detail: `${response.status} ${text.slice(0, 200)}`, structured: body.result?.structuredContent };
+}
+
+async function restVerdict(response: Response) {
+  const text = await response.text();
+  const ok = response.status >= 200 && response.status < 300;
+  if (!ok) {
+    const body = JSON.parse(text) as { error: { code: string; message: string } };
+    expect(Object.keys(body.error).sort()).toEqual(["code", "message"]);
+  }
+  return { verdict: (ok ? "allow" : "deny") as Verdict, detail: `${response.status} ${text.slice(0, 200)}`, json: ok && text ? JSON.parse(text) : null };
+}
+
+const PLACES = [
+  ["acme", "general", "ana"],
+  ["acme", "leadership", "max"],
+  ["acme", "leadership", "ana"], // she can't read it
+  ["acme", "dm-ana", "ana"],
+  ["acme", "group-max-ana", "max"],
+  ["globex", "lobby", "gina"],
+] as const;
+
+/** The place this key's agent may act in, or null where the call must be refused. */
+function apiPlace(actor: KeyActor, workspace: string, channel: string, asker: string): Place | null {
+  const agent = KEYS[actor].agent;
+  if (!agent || agent.workspaceId !== workspace) return null;
+  return placeOf(workspace, channel, asker);
+}
+
+describe("agent API × keys", () => {
+  it("recall: a live key of this workspace, in a channel the asker reads; exactly the recallable facts", async () => {
+    for (const [workspace, channel, asker] of PLACES) {
+      for (const transport of ["REST", "MCP"] as const) {
+        for (const actor of KEY_ACTORS) {
+          const place = apiPlace(actor, workspace, channel, asker);
+          const expected: Verdict = place ? "allow" : "deny";
+          const { key, agent } = KEYS[actor];
+          const wanted = place && agent ? factRows.filter((f) => f.agent_id === agent.id && recallable(factScope(f), place)).map((f) => f.id).sort() : [];
+          await cell("api", `${transport} recall #${channel} asker=${asker}`, actor, expected, async () => {
+            const got =
+              transport === "REST"
+                ? await restVerdict(await rest("GET", `/api/v1/recall?channel=${channel}&asker=${asker}`, key))
+                : await mcp(key, "recall", { channel, asker }).then((r) => ({ ...r, json: r.structured }));
+            if (got.verdict === "allow") {
+              const facts = (got.json as { facts: { id: string }[] }).facts.map((f) => f.id).sort();
+              expect(facts, `${transport} recall for ${actor} in #${channel}`).toEqual(wanted);
+            }
+            return got;
+          });
+        }
+      }
+    }
+  });
+
+  it("remember: a live key of this workspace, in a channel the asker reads; kept in scopeFor's scope", async () => {
+    for (const [workspace, channel, asker] of PLACES) {
+      for (const transport of ["REST", "MCP"] as const) {
+        for (const actor of KEY_ACTORS) {
+          const place = apiPlace(actor, workspace, channel, asker);
+          const expected: Verdict = place ? "allow" : "deny";
+          const { key, agent } = KEYS[actor];
+          const body = { channel, asker, fact: "The matrix remembers this.", scope: "workspace" };
+          await cell("api", `${transport} remember #${channel} asker=${asker} (wants workspace)`, actor, expected, async () => {
+            const got =
+              transport === "REST" ? await restVerdict(await rest("POST", "/api/v1/memories", key, body)) : await mcp(key, "remember", body);
+            return {
+              ...got,
+              check: async () => {
+                const { rows: added } = await t.db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: [body.fact] });
+                const want = scopeFor(place!, "workspace");
+                expect(added.map((r) => ({ ...r }))).toMatchObject([{ agent_id: agent!.id, scope: want.scope, scope_ref: want.ref }]);
+              },
+            };
+          });
+        }
+      }
+    }
+  });
+
+  it("forget: exactly where agentMayForget says 'allowed', for the key's own agent", async () => {
+    const places = PLACES.filter(([, channel, asker]) => !(channel === "leadership" && asker === "ana"));
+    for (const fact of factRows) {
+      for (const [workspace, channel, asker] of places) {
+        for (const transport of ["REST", "MCP"] as const) {
+          for (const actor of KEY_ACTORS) {
+            const place = apiPlace(actor, workspace, channel, asker);
+            const agent = KEYS[actor].agent;
+            const mayForget =
+              place && agent
+                ? agentMayForget(
+                    { ...factScope(fact), agentId: fact.agent_id, pinned: !!fact.pinned, createdByKind: fact.created_by_kind, sourceKind: fact.source_kind },
+                    agent.id,
+                    place,
+                  )
+                : "deny";
+            const expected: Verdict = mayForget === "allowed" ? "allow" : "deny";
+            const row = `${transport} forget "${fact.body.slice(0, 20)}…" in #${channel}`;
+            await cell("api", row, actor, expected, async () => {
+              const key = KEYS[actor].key;
+              if (transport === "REST") return restVerdict(await rest("DELETE", `/api/v1/memories/${fact.id}?channel=${channel}&asker=${asker}`, key));
+              return mcp(key, "forget", { id: fact.id, channel, asker });
+            });
+          }
+        }
+      }
+    }
+  });
+});
