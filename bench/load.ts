@@ -30,6 +30,21 @@ async function fire(url: string, connections: number, seconds: number, options: 
   };
 }
 
+/** Slices of one load as one result: their total rate, and the median of their percentiles. */
+export function combine(slices: LoadResult[]): LoadResult {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
+  return {
+    connections: slices[0].connections,
+    requests: sum((r) => r.requests),
+    rps: Math.round(sum((r) => r.rps) / slices.length),
+    p50: median(slices.map((r) => r.p50)),
+    p99: median(slices.map((r) => r.p99)),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+  };
+}
+
 const auth = (agent: BenchAgent) => ({ authorization: `Bearer ${agent.key}` });
 
 /** Recall requests cycling over agents and every kind of place of their workspace. */

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { generate, type BenchData } from "./generate";
 import { measureInProcess, type InProcessResult } from "./in-process";
-import { health, recall, recallRequests, remember, type LoadResult } from "./load";
+import { combine, health, recall, recallRequests, remember, type LoadResult } from "./load";
 import { measurePage, type PageResult } from "./page";
 import { rssMb, startServer } from "./server";
 import { goals, printRun } from "./report";
@@ -21,10 +21,11 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
 const full = args.includes("--full");
 const sizes = (flag("sizes") ?? (full ? "10000,1000000" : "10000,100000")).split(",").map(Number);
-const seconds = Number(flag("seconds") ?? (full ? 15 : 5));
+const seconds = Number(flag("seconds") ?? (full ? 15 : 6));
 const cpuProf = args.includes("--cpu-prof") ? path.resolve("bench/tmp/prof") : undefined;
 const TMP = path.resolve("bench/tmp");
 const CONCURRENCY = [1, 16, 64];
+const ROUNDS = 3;
 /** Bump when the generator changes, so old data files are not reused. */
 const DATA_VERSION = 1;
 
@@ -67,16 +68,23 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
   const server = await startServer({ dbUrl: url, port, rateLimit: 1_000_000, cpuProf });
   try {
     const requests = recallRequests(data.recallers);
-    await health(server.url, 16, 3);
-    await recall(server.url, requests, 16, 3);
-    await measurePage(server.url, data, 3);
+    // Warm-up: every kind of request the run makes, so "after warm-up" is a process at its working size.
+    await health(server.url, 64, 3);
+    await recall(server.url, requests, 64, 3);
+    await remember(server.url, data.rememberers, 16, 2, `${runId}-${size}-warm`);
+    await measurePage(server.url, data, 5);
     const afterWarmUpMb = rssMb(server.pid());
     const load: SizeResult["load"] = [];
     for (const c of CONCURRENCY) {
       console.log(`[${size}] health and recall at concurrency ${c}…`);
-      const h = await health(server.url, c, seconds);
-      const r = await recall(server.url, requests, c, seconds);
-      load.push({ concurrency: c, health: h, recall: r });
+      // Alternating slices, so other work on the machine weighs on both sides alike.
+      const h: LoadResult[] = [];
+      const r: LoadResult[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        h.push(await health(server.url, c, seconds / ROUNDS));
+        r.push(await recall(server.url, requests, c, seconds / ROUNDS));
+      }
+      load.push({ concurrency: c, health: combine(h), recall: combine(r) });
     }
     console.log(`[${size}] remember…`);
     const rem = await remember(server.url, data.rememberers, 16, seconds, `${runId}-${size}`);
