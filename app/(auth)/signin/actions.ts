@@ -21,7 +21,9 @@ const MESSAGES: Record<string, string> = {
 };
 
 /** Signs in with email and password; on success Auth.js redirects, on failure the form says why. */
-export async function signInWithPassword(_previous: SignInState, formData: FormData): Promise<SignInState> {
+export async function signInWithPassword(_previous: SignInState, sent: FormData): Promise<SignInState> {
+  // A forged call can send any value in place of the form (a server action is a public endpoint): read it as an empty form.
+  const formData = sent instanceof FormData ? sent : new FormData();
   const parsed = input.safeParse(Object.fromEntries(formData));
   const email = String(formData.get("email") ?? "").slice(0, 254);
   if (!parsed.success) return { status: "failed", message: parsed.error.issues[0].message, email };
@@ -44,6 +46,7 @@ export async function signInWithPassword(_previous: SignInState, formData: FormD
 
 /** Starts an OAuth or OIDC sign-in with a provider the sign-in page offers. */
 export async function signInWithProvider(formData: FormData): Promise<void> {
+  if (!(formData instanceof FormData)) return;
   const provider = z.string().regex(/^[a-z0-9-]+$/).safeParse(formData.get("provider"));
   if (!provider.success) return;
   await signIn(provider.data, { redirectTo: safeCallbackUrl(formData.get("callbackUrl")) });

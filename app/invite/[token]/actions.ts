@@ -19,7 +19,9 @@ export type AcceptInviteState =
   | { status: "invalid_data"; message: string }
   | { status: "failed"; message: string };
 
-export async function acceptInviteAction(_previous: AcceptInviteState, formData: FormData): Promise<AcceptInviteState> {
+export async function acceptInviteAction(_previous: AcceptInviteState, sent: FormData): Promise<AcceptInviteState> {
+  // A forged call can send any value in place of the form (a server action is a public endpoint): read it as an empty form.
+  const formData = sent instanceof FormData ? sent : new FormData();
   const parsed = acceptInviteInput.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

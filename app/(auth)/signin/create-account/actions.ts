@@ -26,7 +26,9 @@ function text(value: FormDataEntryValue | null): string {
   return typeof value === "string" ? value.slice(0, 254) : "";
 }
 
-export async function createAccountAction(_previous: SignUpState, formData: FormData): Promise<SignUpState> {
+export async function createAccountAction(_previous: SignUpState, sent: FormData): Promise<SignUpState> {
+  // A forged call can send any value in place of the form (a server action is a public endpoint): read it as an empty form.
+  const formData = sent instanceof FormData ? sent : new FormData();
   // What the form shows again after a refusal: never the password.
   const fields = { name: text(formData.get("name")), email: text(formData.get("email")), workspaceName: text(formData.get("workspaceName")) };
   const failed = (message: string): SignUpState => ({ status: "failed", message, fields });
