@@ -1,0 +1,68 @@
+/**
+ * Every row of every table a request could change, to assert that a refused call
+ * changed nothing and to put the seed back after one that changed something. Used
+ * by the authorization matrix and the fuzz tests, which share one database across
+ * many calls (a fresh file per call would be too slow). Throttles and rate-limit
+ * counters are bookkeeping, not data, and a key's "last used" moves on any
+ * authenticated call, so neither is compared.
+ */
+import type { Db } from "@/db/client";
+
+/** Parents before children. */
+export const DATA_TABLES = [
+  "users",
+  "workspaces",
+  "memberships",
+  "channels",
+  "channel_members",
+  "agents",
+  "agent_keys",
+  "facts",
+  "fact_events",
+  "invites",
+  "audit_events",
+] as const;
+
+export type Row = Record<string, unknown>;
+export type Snapshot = Record<string, Row[]>;
+
+export async function tableRows(db: Db, table: string): Promise<Row[]> {
+  const result = await db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`);
+  return result.rows.map((row) => ({ ...row }));
+}
+
+/** Every row as stored, every table (raw: for restoring). */
+export async function allRows(db: Db): Promise<Snapshot> {
+  const out: Snapshot = {};
+  for (const table of DATA_TABLES) out[table] = await tableRows(db, table);
+  return out;
+}
+
+/** Every row, for comparing: without a key's "last used". */
+export async function snapshot(db: Db): Promise<Snapshot> {
+  const out = await allRows(db);
+  for (const key of out.agent_keys) delete key.last_used_at;
+  return out;
+}
+
+/** Puts every table back as `rows` holds it, in one write transaction. */
+export async function restoreRows(db: Db, rows: Snapshot): Promise<void> {
+  const statements = [...DATA_TABLES].reverse().map((table) => `DELETE FROM ${table}`);
+  const inserts = DATA_TABLES.flatMap((table) =>
+    rows[table].map((row) => {
+      const columns = Object.keys(row);
+      return {
+        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+        args: columns.map((c) => row[c] as never),
+      };
+    }),
+  );
+  await db.$client.batch([...statements, ...inserts], "write");
+}
+
+/** Restores `seeded` if the data differs from `baseline` (its snapshot); true when it had to. */
+export async function resetIfChanged(db: Db, seeded: Snapshot, baseline: Snapshot): Promise<boolean> {
+  if (JSON.stringify(await snapshot(db)) === JSON.stringify(baseline)) return false;
+  await restoreRows(db, seeded);
+  return true;
+}
