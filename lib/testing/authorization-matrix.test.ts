@@ -26,6 +26,7 @@ import {
   type Place,
   type Viewer,
 } from "@/lib/memory/rules";
+import { allRows, resetIfChanged, snapshot as snapshotRows, tableRows, type Snapshot } from "@/lib/testing/db-rows";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 const doubles = vi.hoisted(() => ({
@@ -75,23 +76,6 @@ const KEYS: Record<KeyActor, { key: string | null; agent: { id: string; workspac
 
 // --- The database, and what the rules read from it ---
 
-/** Every table a call could change; throttles and rate-limit counters are bookkeeping, not data. */
-const TABLES = [
-  "users",
-  "workspaces",
-  "memberships",
-  "channels",
-  "channel_members",
-  "agents",
-  "agent_keys",
-  "facts",
-  "fact_events",
-  "invites",
-  "audit_events",
-];
-
-type Row = Record<string, unknown>;
-type Snapshot = Record<string, Row[]>;
 type FactRow = {
   id: string;
   agent_id: string;
@@ -107,47 +91,17 @@ type FactRow = {
 };
 
 let t: TempDb;
+let seededRows: Snapshot;
 let baseline: Snapshot;
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, signup: process.env.MNEMO_SIGNUP };
 const appDb = globalThis as unknown as { mnemoDb?: Db };
 
-async function rows(table: string): Promise<Row[]> {
-  const result = await t.db.$client.execute(`SELECT * FROM ${table} ORDER BY rowid`);
-  return result.rows.map((row) => ({ ...row }));
-}
-
-/** Every row of every table; a key's "last used" is bookkeeping that any authenticated call may move. */
-async function snapshot(): Promise<Snapshot> {
-  const out: Snapshot = {};
-  for (const table of TABLES) out[table] = await rows(table);
-  for (const key of out.agent_keys) delete key.last_used_at;
-  return out;
-}
-
-/** Puts every table back as seeded, children first out and parents first in. */
-async function restore() {
-  const statements = [...TABLES].reverse().map((table) => `DELETE FROM ${table}`);
-  const inserts = [];
-  for (const table of TABLES) {
-    for (const row of seededRows[table]) {
-      const columns = Object.keys(row);
-      inserts.push({
-        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-        args: columns.map((c) => row[c] as never),
-      });
-    }
-  }
-  await t.db.$client.batch([...statements, ...inserts], "write");
-}
-let seededRows: Snapshot;
+const rows = (table: string) => tableRows(t.db, table);
+const snapshot = () => snapshotRows(t.db);
 
 /** Restores the seed if the cell (or its setup) changed anything. */
 async function reset() {
-  const now = await snapshot();
-  if (JSON.stringify(now) !== JSON.stringify(baseline)) {
-    await restore();
-    expect(await snapshot()).toEqual(baseline);
-  }
+  if (await resetIfChanged(t.db, seededRows, baseline)) expect(await snapshot()).toEqual(baseline);
 }
 
 // What the rules read, loaded once from the seeded rows.
@@ -237,8 +191,7 @@ beforeAll(async () => {
     ],
     "write",
   );
-  seededRows = {};
-  for (const table of TABLES) seededRows[table] = await rows(table);
+  seededRows = await allRows(t.db);
   baseline = await snapshot();
   channelRows = (await rows("channels")) as typeof channelRows;
   channelMemberRows = (await rows("channel_members")) as typeof channelMemberRows;
