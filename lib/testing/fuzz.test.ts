@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import type { SignedInUser } from "@/lib/auth/session";
-import { agentMayForget, changeableBy, MAX_FACT, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
+import { agentMayForget, changeableBy, MAX_FACT, recallable, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
 import { allRows, resetIfChanged, snapshot, tableRows, type Snapshot } from "@/lib/testing/db-rows";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
@@ -247,7 +247,7 @@ async function settle(refused: boolean, before: Snapshot) {
   await resetIfChanged(t.db, seeded, baseline);
 }
 
-const RUNS = { api: 1_000, mcp: 400, actions: 800, public: 80 };
+const RUNS = { api: 1_000, mcp: 400, export: 200, actions: 800, public: 80 };
 
 /** What each property's runs got, printed at the end: the fuzzing reached past validation, not just bounced off it. */
 const seen = new Map<string, Record<string, number>>();
@@ -286,6 +286,17 @@ describe("agent API under hostile input", () => {
         oneCleanLine(memory.body);
         const wanted = scopeFor(place!, sent.scope ?? null, sent.private ? (sent.asker ?? "") : null);
         expect({ agent: memory.agent_id, scope: memory.scope, ref: memory.scope_ref }).toEqual({ agent: agent.id, scope: wanted.scope, ref: wanted.ref });
+        // Whatever the text held (markdown, a heading, line separators), the prompt section stays one line per fact.
+        const { GET } = await routes.recall();
+        const at = new URLSearchParams({ channel: sent.channel, ...(sent.asker ? { asker: sent.asker } : {}) });
+        const recalled = await (GET as Handler)(new Request(`${BASE}/api/v1/recall?${at}`, { headers: headersFor(key) }), { params: Promise.resolve({}) });
+        const { facts, section } = (await recalled.json()) as { facts: unknown[]; section: string | null };
+        if (facts.length) {
+          const lines = section!.split("\n");
+          expect(lines).toHaveLength(4 + facts.length);
+          for (const line of lines.slice(4)) expect(line).toMatch(/^- \[[^\]\n]+\] [^\n]+ \((workspace|this person|this conversation)[^\n]*\)$/);
+          expect(lines.filter((line) => line.startsWith("#"))).toHaveLength(1);
+        }
         await settle(false, before);
       }),
       { numRuns: RUNS.api },
@@ -322,6 +333,10 @@ describe("agent API under hostile input", () => {
           expect(place).not.toBeNull();
           const { facts } = JSON.parse(text) as { facts: { id: string; body: string }[] };
           for (const fact of facts) oneCleanLine(fact.body);
+          const wanted = seeded.facts
+            .filter((f) => f.agent_id === agent.id && !f.forgotten_at)
+            .filter((f) => recallable({ workspaceId: String(f.workspace_id), scope: String(f.scope), scopeRef: String(f.scope_ref) }, place!));
+          expect(facts.map((f) => f.id).sort()).toEqual(wanted.map((f) => String(f.id)).sort());
         }
         expect(await snapshot(t.db)).toEqual(before); // recall never writes
       }),
@@ -442,6 +457,28 @@ describe("agent API under hostile input", () => {
         await settle(!changed, before);
       }),
       { numRuns: RUNS.mcp },
+    );
+  });
+});
+
+describe("the Memory page's export under hostile path parameters", () => {
+  it("GET …/memory/export: 200 only for a member and the workspace's own agent, else a 404 or the sign-in page", async () => {
+    const { GET } = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/export/route");
+    const segment = fc.oneof({ weight: 5, arbitrary: fc.constantFrom("acme", "globex", "scout", "echo") }, text);
+    await fc.assert(
+      fc.asyncProperty(segment, segment, fc.constantFrom(null, ...Object.keys(PEOPLE)), async (workspace, agent, actor) => {
+        doubles.user = actor ? PEOPLE[actor] : null;
+        const before = await snapshot(t.db);
+        const response = await GET(new Request(`${BASE}/w/x/agents/y/memory/export`), { params: Promise.resolve({ workspace, agent }) });
+        const text = await response.text();
+        tally("GET …/memory/export", response.status);
+        expect(text).not.toMatch(LEAK);
+        const own = (workspace === "acme" && agent === "scout") || (workspace === "globex" && agent === "echo");
+        if (response.status === 200) expect(actor && own && roleOf(actor, workspace)).toBeTruthy();
+        else expect(actor ? [404] : [303]).toContain(response.status);
+        expect(await snapshot(t.db)).toEqual(before);
+      }),
+      { numRuns: RUNS.export },
     );
   });
 });
