@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { seedDemo } from "@/db/seed";
+import { addPerson } from "@/lib/admin/people";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import type { SignedInUser } from "@/lib/auth/session";
 import {
@@ -191,6 +192,10 @@ beforeAll(async () => {
     ],
     "write",
   );
+  // Someone invited who has not set a password yet, so renewInvite has someone to act on.
+  await t.db.$client.execute("INSERT INTO users (id, name, email) VALUES ('pia', 'Pia Park', 'pia@acme.test')");
+  const invited = await addPerson(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
+  if (invited.status !== "invited") throw new Error("expected an invite");
   seededRows = await allRows(t.db);
   baseline = await snapshot();
   channelRows = (await rows("channels")) as typeof channelRows;
@@ -327,6 +332,7 @@ describe("server actions × people", () => {
       });
     const cases: [string, Action, () => Record<string, string | Blob>][] = [
       ["addPerson", people.addPersonAction, () => ({ email: "new@acme.test", role: "member" })],
+      ["renewInvite", people.renewInviteAction, () => ({ userId: "pia" })],
       ["changeRole", people.changeRoleAction, () => ({ userId: "max", role: "owner" })],
       ["removePerson", people.removePersonAction, () => ({ userId: "max" })],
       ["createChannel", channels.createChannelAction, () => ({ name: "launch", kind: "private" })],
