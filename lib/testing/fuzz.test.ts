@@ -247,7 +247,11 @@ async function settle(refused: boolean, before: Snapshot) {
   await resetIfChanged(t.db, seeded, baseline);
 }
 
-const RUNS = { api: 1_000, mcp: 400, export: 200, actions: 800, public: 80 };
+/** MNEMO_FUZZ_SCALE=10 runs ten times as many cases, for a longer hunt than CI's. */
+const SCALE = Number(process.env.MNEMO_FUZZ_SCALE) || 1;
+const RUNS = Object.fromEntries(
+  Object.entries({ api: 1_000, mcp: 400, export: 200, actions: 800, public: 80 }).map(([k, n]) => [k, Math.round(n * SCALE)]),
+) as Record<"api" | "mcp" | "export" | "actions" | "public", number>;
 
 /** What each property's runs got, printed at the end: the fuzzing reached past validation, not just bounced off it. */
 const seen = new Map<string, Record<string, number>>();
