@@ -4,6 +4,7 @@
  */
 import autocannon from "autocannon";
 import type { BenchAgent, Place } from "./generate";
+import { cpuMs } from "./server";
 
 export type LoadResult = {
   connections: number;
@@ -13,12 +14,24 @@ export type LoadResult = {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The server's CPU time (user + system) per request, in µs: what a request costs, whoever else uses the machine. */
+  cpuUsPerRequest: number;
 };
+
+let serverPid: (() => number) | null = null;
+
+/** The process whose CPU time each load reports. */
+export function measureCpuOf(pid: () => number): void {
+  serverPid = pid;
+}
 
 type Req = autocannon.Request;
 
 async function fire(url: string, connections: number, seconds: number, options: Partial<autocannon.Options>): Promise<LoadResult> {
+  const pid = serverPid?.();
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const result = await autocannon({ url, connections, duration: seconds, ...options });
+  const cpu = pid ? cpuMs(pid) - cpuBefore : NaN;
   return {
     connections,
     requests: result.requests.total,
@@ -27,6 +40,7 @@ async function fire(url: string, connections: number, seconds: number, options: 
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuUsPerRequest: Math.round((cpu * 1000) / Math.max(1, result.requests.total)),
   };
 }
 
@@ -42,6 +56,7 @@ export function combine(slices: LoadResult[]): LoadResult {
     p99: median(slices.map((r) => r.p99)),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
+    cpuUsPerRequest: Math.round(sum((r) => r.cpuUsPerRequest * r.requests) / Math.max(1, sum((r) => r.requests))),
   };
 }
 

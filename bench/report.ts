@@ -36,16 +36,16 @@ type Run = { date: string; mode: string; secondsPerLoad: number; machine: Record
 export function printRun(run: Run): void {
   const lines: string[] = [];
   lines.push(`\n### ${run.date.slice(0, 16).replace("T", " ")} UTC — ${run.mode}, ${run.secondsPerLoad} s per load`, "");
-  lines.push("| facts | load | c | req/s | p50 ms | p99 ms | errors + non-2xx |", "|---:|---|---:|---:|---:|---:|---:|");
+  lines.push("| facts | load | c | req/s | p50 ms | p99 ms | errors + non-2xx | server CPU µs/req |", "|---:|---|---:|---:|---:|---:|---:|---:|");
   for (const s of run.sizes) {
     const f = s.facts.toLocaleString("en-US");
     for (const l of s.load) {
       for (const [name, r] of [["health (floor)", l.health], ["recall", l.recall]] as const) {
-        lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`);
+        lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.cpuUsPerRequest} |`);
       }
     }
     const m = s.remember;
-    lines.push(`| ${f} | remember | ${m.connections} | ${m.rps} | ${m.p50} | ${m.p99} | ${m.errors + m.non2xx} |`);
+    lines.push(`| ${f} | remember | ${m.connections} | ${m.rps} | ${m.p50} | ${m.p99} | ${m.errors + m.non2xx} | ${m.cpuUsPerRequest} |`);
   }
   lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB |", "|---:|---:|---:|---:|---:|");
   for (const s of run.sizes) {

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { generate, type BenchData } from "./generate";
 import { measureInProcess, type InProcessResult } from "./in-process";
-import { combine, health, recall, recallRequests, remember, type LoadResult } from "./load";
+import { combine, health, measureCpuOf, recall, recallRequests, remember, type LoadResult } from "./load";
 import { measurePage, type PageResult } from "./page";
 import { rssMb, startServer } from "./server";
 import { goals, printRun } from "./report";
@@ -67,6 +67,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
   console.log(`[${size}] starting the server…`);
   const server = await startServer({ dbUrl: url, port, rateLimit: 1_000_000, cpuProf });
   try {
+    measureCpuOf(server.pid);
     const requests = recallRequests(data.recallers);
     // Warm-up: every kind of request the run makes, so "after warm-up" is a process at its working size.
     await health(server.url, 64, 3);

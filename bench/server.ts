@@ -33,6 +33,16 @@ export function rssMb(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
 }
 
+/** CPU time a process has used (user + system), in ms, from /proc/<pid>/stat. */
+export function cpuMs(pid: number): number {
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times, on every common architecture. */
+const CLOCK_TICKS = 100;
+
 export async function startServer(options: { dbUrl: string; port: number; rateLimit: number; cpuProf?: string }): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
