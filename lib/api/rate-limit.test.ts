@@ -41,7 +41,7 @@ describe("the rate limiter", () => {
     expect(await limiter.count(t.db, key, 5, T0)).toEqual({ allowed: false, retryAfterSeconds: 59 });
   });
 
-  it("writes the first request of a window at once, then at most once per flush interval", async () => {
+  it("writes a process's counts at most once per flush interval", async () => {
     const key = await newKey();
     const limiter = new RateLimiter();
     for (let i = 0; i < 100; i++) await limiter.count(t.db, key, 1_000, T0 + i);
@@ -71,6 +71,31 @@ describe("the rate limiter", () => {
     expect((await limiter.count(t.db, key, 1, T0)).allowed).toBe(false);
     expect((await limiter.count(t.db, key, 1, T0 + RATE_WINDOW_MS)).allowed).toBe(true);
     expect(await stored(key)).toBe(1);
+  });
+
+  it("writes the counts of every key in one flush", async () => {
+    const [one, two] = [await newKey(), await newKey()];
+    const limiter = new RateLimiter();
+    await limiter.count(t.db, one, 100, T0);
+    await limiter.count(t.db, one, 100, T0 + 1);
+    await limiter.count(t.db, two, 100, T0 + 2);
+    expect([await stored(one), await stored(two)]).toEqual([1, 0]);
+    await limiter.count(t.db, one, 100, T0 + FLUSH_INTERVAL_MS);
+    expect([await stored(one), await stored(two)]).toEqual([3, 1]);
+  });
+
+  it("reads the database total of a key it has no fresh copy of before deciding, without writing", async () => {
+    const [busy, quiet] = [await newKey(), await newKey()];
+    const a = new RateLimiter();
+    const b = new RateLimiter();
+    await a.count(t.db, busy, 3, T0);
+    await a.count(t.db, busy, 3, T0);
+    expect((await a.count(t.db, busy, 3, T0 + FLUSH_INTERVAL_MS)).allowed).toBe(true);
+    expect(await stored(busy)).toBe(3);
+    await b.count(other, quiet, 3, T0 + FLUSH_INTERVAL_MS);
+    // B's next flush is not due, so it reads A's total and refuses the fourth request.
+    expect(await b.count(other, busy, 3, T0 + FLUSH_INTERVAL_MS + 50)).toMatchObject({ allowed: false });
+    expect(await stored(busy)).toBe(3);
   });
 
   it("counts concurrent requests of a new key once each, with one write in flight", async () => {

@@ -1,45 +1,52 @@
 /**
  * Too many requests per agent key → 429 with Retry-After. A fixed window counted
  * in the database (one row per key), so the limit holds across every server
- * process that shares it — but not written on every request: a write transaction
- * per call cost more than the recall it guarded.
+ * process that shares it — but not written on every request: a write
+ * transaction per call (a turn in the file's queue and an fsync) cost more than
+ * the recall it guarded.
  *
- * Each process counts a key's requests in memory and adds them to the key's row
- * in one small write at most every FLUSH_INTERVAL_MS (and at once for the first
- * request of a key in a window). It decides with the database total it read at
- * its last write plus its own requests since. The tolerance: with P processes
- * serving one key, the key can go over the limit by at most what the other
- * processes admitted in their last FLUSH_INTERVAL_MS — a few requests at most in
- * practice, against a limit counted per minute. A single process is exact.
+ * Each process counts requests in memory. It reads a key's row (a plain read, no
+ * write) when its copy is older than FLUSH_INTERVAL_MS, and adds its counts for
+ * every key to the rows in one write transaction at most every
+ * FLUSH_INTERVAL_MS. It decides with the database total plus its own requests
+ * not yet in it. The tolerance: with P processes serving one key, the key can go
+ * over the limit by what the other processes admitted in their last
+ * FLUSH_INTERVAL_MS or so — a few requests in practice, against a limit per
+ * minute. A single process is exact.
  */
 import { sql } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { readAll, type Conn } from "@/db/client";
 import { apiRateLimits } from "@/db/schema";
 import { apiError } from "./errors";
 
 /** The window; the limit per window is MNEMO_API_RATE_LIMIT (lib/config.ts). */
 export const RATE_WINDOW_MS = 60_000;
-/** How often a process adds its counts for one key to the database, at most. */
+/** How stale a process's copy of a key's total may be, and how often it writes its counts, at most. */
 export const FLUSH_INTERVAL_MS = 250;
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 type KeyCount = {
   windowStart: number;
-  /** The key's total in the database as of this process's last write. */
+  /** The key's total in the database when this process last read or wrote it. */
   stored: number;
-  /** Requests this process counted in the window, and how many of them it has written. */
+  /** Requests this process counted in the window, and how many of them are in `stored`. */
   counted: number;
   written: number;
-  flushedAt: number;
-  flushing: Promise<void> | null;
+  syncedAt: number;
 };
+
+type Row = { count: number; windowStart: number };
+
+const READ_SQL = "SELECT count, window_start AS windowStart FROM api_rate_limits WHERE key_id = ?";
 
 /** One process's counts; the app keeps one per process (see `processLimiter`), tests make several. */
 export class RateLimiter {
   private readonly keys = new Map<string, KeyCount>();
+  private flushedAt = -Infinity;
+  private flushing: Promise<void> | null = null;
 
-  constructor(private readonly flushIntervalMs: number = FLUSH_INTERVAL_MS) {}
+  constructor(private readonly intervalMs: number = FLUSH_INTERVAL_MS) {}
 
   /**
    * Counts one request for `keyId` and says whether it is within `limit`. A request
@@ -51,11 +58,12 @@ export class RateLimiter {
     let state = this.keys.get(keyId);
     if (!state || state.windowStart < windowStart) {
       // Counts not yet written for an older window no longer matter: the row starts again.
-      state = { windowStart, stored: 0, counted: 0, written: 0, flushedAt: -Infinity, flushing: null };
+      state = { windowStart, stored: 0, counted: 0, written: 0, syncedAt: -Infinity };
       this.keys.set(keyId, state);
     }
     const mine = ++state.counted;
-    if (now - state.flushedAt >= this.flushIntervalMs) await this.flush(db, keyId, state, now);
+    if (now - this.flushedAt >= this.intervalMs) await this.flush(db, now);
+    if (now - state.syncedAt >= this.intervalMs) await this.read(db, keyId, state, now);
     // This request's place in the window: everyone else's requests the database knows of, then this process's in order.
     const position = state.stored - state.written + mine;
     if (position <= limit) return { allowed: true };
@@ -63,34 +71,62 @@ export class RateLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
 
-  /** Adds this process's unwritten counts to the key's row and reads back the total; one write in flight per key. */
-  private flush(db: Conn, keyId: string, state: KeyCount, now: number): Promise<void> {
-    state.flushing ??= (async () => {
-      const adding = state.counted - state.written;
+  /** Refreshes this process's copy of a key's total from the database. */
+  private async read(db: Conn, keyId: string, state: KeyCount, now: number): Promise<void> {
+    const [row] = await readAll<Row>(db, READ_SQL, [keyId]);
+    if (row && row.windowStart >= state.windowStart) {
+      state.windowStart = row.windowStart;
+      state.stored = row.count;
+    } else {
+      // No row yet, or one from an older window that the next write starts again.
+      state.stored = state.written;
+    }
+    state.syncedAt = now;
+  }
+
+  /** Adds every key's unwritten counts to the database in one transaction; one flush in flight per process. */
+  private flush(db: Conn, now: number): Promise<void> {
+    this.flushing ??= (async () => {
+      const pending = [...this.keys].filter(([, state]) => state.counted > state.written);
       try {
+        if (!pending.length) return;
         // A transaction so the write takes its turn with the file's other writers (db/client.ts).
-        const [row] = await db.transaction((tx) =>
-          tx
-            .insert(apiRateLimits)
-            .values({ keyId, windowStart: state.windowStart, count: adding })
-            .onConflictDoUpdate({
-              target: apiRateLimits.keyId,
-              set: {
-                count: sql`CASE WHEN excluded.window_start > ${apiRateLimits.windowStart} THEN excluded.count ELSE ${apiRateLimits.count} + excluded.count END`,
-                windowStart: sql`max(${apiRateLimits.windowStart}, excluded.window_start)`,
-              },
-            })
-            .returning({ count: apiRateLimits.count, windowStart: apiRateLimits.windowStart }),
-        );
-        state.windowStart = row.windowStart;
-        state.stored = row.count;
-        state.written += adding;
-        state.flushedAt = now;
+        const written = await db.transaction(async (tx) => {
+          const rows: { state: KeyCount; adding: number; row: Row }[] = [];
+          for (const [keyId, state] of pending) {
+            const adding = state.counted - state.written;
+            const [row] = await tx
+              .insert(apiRateLimits)
+              .values({ keyId, windowStart: state.windowStart, count: adding })
+              .onConflictDoUpdate({
+                target: apiRateLimits.keyId,
+                set: {
+                  count: sql`CASE WHEN excluded.window_start > ${apiRateLimits.windowStart} THEN excluded.count ELSE ${apiRateLimits.count} + excluded.count END`,
+                  windowStart: sql`max(${apiRateLimits.windowStart}, excluded.window_start)`,
+                },
+              })
+              .returning({ count: apiRateLimits.count, windowStart: apiRateLimits.windowStart });
+            rows.push({ state, adding, row });
+          }
+          return rows;
+        });
+        // Only once committed: a rolled-back write leaves the counts to the next flush.
+        for (const { state, adding, row } of written) {
+          state.windowStart = row.windowStart;
+          state.stored = row.count;
+          state.written += adding;
+          state.syncedAt = now;
+        }
+        // Keys of windows that have ended are done with: keep the map as small as the set of busy keys.
+        for (const [keyId, state] of this.keys) {
+          if (state.windowStart + RATE_WINDOW_MS <= now && state.counted === state.written) this.keys.delete(keyId);
+        }
       } finally {
-        state.flushing = null;
+        this.flushedAt = now;
+        this.flushing = null;
       }
     })();
-    return state.flushing;
+    return this.flushing;
   }
 }
 
