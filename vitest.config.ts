@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
+    // Per-request log lines would bury the test report; the log tests turn them back on.
+    env: { LOG_LEVEL: "warn" },
     // Integration tests each open their own database file; argon2 and property runs take a moment.
     testTimeout: 60_000,
     hookTimeout: 60_000,

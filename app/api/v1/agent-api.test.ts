@@ -323,6 +323,8 @@ describe("MCP", () => {
 
 describe("logs", () => {
   it("one JSON line per request: request id, route, status, duration and the agent — never the fact", async () => {
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "info";
     const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     const fact = `Logs must never hold this sentence ${Date.now()}.`;
     let response: Response;
@@ -337,6 +339,7 @@ describe("logs", () => {
       lines = out.mock.calls.map((call) => String(call[0]));
     } finally {
       out.mockRestore();
+      process.env.LOG_LEVEL = level;
     }
     expect(response.status).toBe(201);
     expect(response.headers.get("x-request-id")).toBe("trace-123");
