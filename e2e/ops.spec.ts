@@ -93,9 +93,41 @@ test("two servers on one database file share one memory under concurrent writes"
       expect(facts.filter((f) => f.body.startsWith("Ana's note number")).length).toBe(39);
     }
 
-    // The 2,000 limit across both processes: top scout up to 1,990, then 50 writers at once.
+    // Forgets from both servers at once, racing more remembers: every answer a success, no SQLITE_BUSY.
+    const kept = results
+      .slice(0, 120)
+      .map((r) => JSON.parse((r as { body: string }).body).memory.id as string);
+    const mixed = await Promise.all([
+      ...kept.slice(0, 60).map((id, i) =>
+        call(i % 2 ? second.port : first.port, "DELETE", `/api/v1/memories/${id}?channel=dm-ana&asker=ana`),
+      ),
+      ...Array.from({ length: 60 }, (_, i) =>
+        call(i % 2 ? first.port : second.port, "POST", "/api/v1/memories", {
+          channel: "dm-ana",
+          asker: "ana",
+          fact: `Ana's second round note ${i}.`,
+        }),
+      ),
+    ]);
+    const mixedCodes = mixed.map((r) => ("status" in r ? r.status : r.error));
+    expect(mixedCodes.slice(0, 60).every((c) => c === 204), JSON.stringify(mixedCodes)).toBe(true);
+    expect(mixedCodes.slice(60).every((c) => c === 201), JSON.stringify(mixedCodes)).toBe(true);
+
     const db = await openDatabase(`file:${file}`);
     try {
+      // Every event matches a change: one remember per fact kept, one forget per fact forgotten.
+      const events = await db.$client.execute(`SELECT kind, count(*) AS n FROM fact_events
+        WHERE fact_id IN (SELECT id FROM facts WHERE body LIKE 'Ana''s %note%') GROUP BY kind ORDER BY kind`);
+      expect(events.rows.map((row) => [row.kind, Number(row.n)])).toEqual([
+        ["forget", 60],
+        ["remember", 180],
+      ]);
+      const forgotten = await db.$client.execute(
+        "SELECT count(*) AS n FROM facts WHERE body LIKE 'Ana''s %note%' AND forgotten_at IS NOT NULL",
+      );
+      expect(Number(forgotten.rows[0].n)).toBe(60);
+
+      // The 2,000 limit across both processes: top scout up to 1,990, then 50 writers at once.
       const live = async () =>
         Number((await db.$client.execute("SELECT count(*) AS n FROM facts WHERE agent_id = 'scout' AND forgotten_at IS NULL")).rows[0].n);
       await fillTo(db, 1990 - (await live()));
