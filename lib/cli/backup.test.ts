@@ -2,7 +2,6 @@
  * Backups taken by the real CLI process while this process keeps writing: every
  * write acknowledged before the backup began is in it, and restores intact.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,26 +11,13 @@ import { openDatabase } from "@/db/client";
 import { facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import { remember } from "@/lib/memory/writes";
+import { runMnemo } from "@/lib/testing/run-cli";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-backup-"));
 let t: TempDb;
 
-function mnemo(args: string[], url: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/mnemo.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, NODE_OPTIONS: "" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const mnemo = (args: string[], url: string) => runMnemo(args, { url });
 
 beforeAll(async () => {
   t = await createTempDb();

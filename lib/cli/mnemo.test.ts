@@ -3,7 +3,6 @@
  * lib/cli/mnemo.ts …` process against a temporary database file, checking what
  * it prints, its exit code, and what it changed in the database.
  */
-import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,29 +12,15 @@ import { agentKeys, auditEvents, factEvents, facts, memberships, signInFailures,
 import { seedDemo } from "@/db/seed";
 import { verifyPassword } from "@/lib/auth/password";
 import { hashAgentKey } from "@/lib/api/agent-keys";
+import { runMnemo, type CliRun } from "@/lib/testing/run-cli";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = CliRun;
 
 /** Runs the real CLI in its own process, as `npm run mnemo -- …` does. */
-function mnemo(args: string[], options: { url: string; stdin?: string }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/mnemo.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: options.url, NODE_OPTIONS: "" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
-}
+const mnemo = runMnemo;
 
 /** A user error is one line on stderr, never a stack trace. */
 function expectOneLine(run: Run, pattern: RegExp) {
