@@ -85,22 +85,15 @@ async function main() {
     fail(error instanceof Error ? error.message : String(error));
   }
 
+  // Next's telemetry stays off unless the operator turns it on.
+  const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" };
   if (!dev && !buildIsCurrent()) {
     console.log("Building the app (first start, or the sources changed)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1" },
-    });
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: nextEnv });
     if (build.status !== 0) fail("the build failed; see the output above.");
   }
 
-  const env = {
-    ...process.env,
-    AUTH_SECRET: secret,
-    AUTH_TRUST_HOST: "true",
-    DATABASE_URL: config.DATABASE_URL,
-    NEXT_TELEMETRY_DISABLED: process.env.NEXT_TELEMETRY_DISABLED ?? "1",
-  };
+  const env = { ...nextEnv, AUTH_SECRET: secret, AUTH_TRUST_HOST: "true", DATABASE_URL: config.DATABASE_URL };
   const args = [nextBin, dev ? "dev" : "start", "--port", String(config.PORT)];
   console.log(`Mnemo is starting on http://localhost:${config.PORT}`);
   const advice = config.NODE_ENV === "production" || !config.MNEMO_DEMO ? scaleOutAdvice() : null;
