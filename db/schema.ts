@@ -95,6 +95,8 @@ export const signInFailures = sqliteTable(
 export const workspaces = sqliteTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
+  /** Bumped by triggers (drizzle/0005) whenever a channel, channel member or membership of this workspace changes: what places are derived from. */
+  placesVersion: integer("places_version").notNull().default(0),
   createdAt: text("created_at").notNull().default(now),
 });
 
@@ -174,6 +176,8 @@ export const agents = sqliteTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     handle: text("handle").notNull(),
     name: text("name").notNull(),
+    /** Bumped by triggers (drizzle/0005) whenever any fact of this agent is added, changed or deleted. */
+    memoryVersion: integer("memory_version").notNull().default(0),
     createdAt: text("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("agents_workspace_handle_idx").on(t.workspaceId, t.handle)],

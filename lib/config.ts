@@ -53,6 +53,10 @@ const rules = {
     schema: z.coerce.number().int().min(1).default(1200),
     accepts: "requests per minute per agent key, a whole number of at least 1",
   },
+  MNEMO_RECALL_CACHE_MB: {
+    schema: z.coerce.number().int().min(0).max(4096).default(64),
+    accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
+  },
   AUTH_SECRET: {
     schema: z.string().min(32).optional(),
     accepts: "at least 32 random characters (make one with: openssl rand -base64 33)",

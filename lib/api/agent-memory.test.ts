@@ -26,8 +26,8 @@ const MAX = "Max is on call the first week of each month."; // person max, pinne
 const GUS = "Gus is new; explain acronyms."; // person gus
 const GLOBEX = "Globex ships from Springfield."; // echo's
 
-const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout" };
-const ECHO: AgentContext = { keyId: "key_demo_echo", agentId: "echo", workspaceId: "globex", handle: "echo", name: "Echo" };
+const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
+const ECHO: AgentContext = { keyId: "key_demo_echo", agentId: "echo", workspaceId: "globex", handle: "echo", name: "Echo", recallVersion: "0.0" };
 
 let t: TempDb;
 beforeEach(async () => {

@@ -17,6 +17,11 @@ export type AgentContext = {
   workspaceId: string;
   handle: string;
   name: string;
+  /**
+   * The versions of what a recall here depends on, read with the key: the agent's
+   * facts and its workspace's places (see drizzle/0005). Equal versions, equal answers.
+   */
+  recallVersion: string;
 };
 
 /** "last used" is written at most this often per key, so a busy key does not write on every call. */
@@ -36,8 +41,8 @@ export function bearerKey(header: string | null): string | null {
 
 // Read on every request, so a revoked key fails on the very next one.
 const KEY_SQL = `SELECT k.id AS keyId, a.id AS agentId, a.workspace_id AS workspaceId, a.handle AS handle,
-    a.name AS name, k.last_used_at AS lastUsedAt
-  FROM agent_keys k JOIN agents a ON a.id = k.agent_id
+    a.name AS name, a.memory_version || '.' || w.places_version AS recallVersion, k.last_used_at AS lastUsedAt
+  FROM agent_keys k JOIN agents a ON a.id = k.agent_id JOIN workspaces w ON w.id = a.workspace_id
   WHERE k.hash = ? AND k.revoked_at IS NULL LIMIT 1`;
 
 export async function authenticateAgent(db: Conn, request: Request, now: Date = new Date()): Promise<AgentContext> {

@@ -19,7 +19,8 @@ import {
   rememberInput,
   rememberOutput,
 } from "@/lib/validation/agent-api";
-import { forgetForAgent, recallForAgent, rememberForAgent } from "./agent-memory";
+import { forgetForAgent, rememberForAgent } from "./agent-memory";
+import { recallAnswer } from "./recall-cache";
 import type { AgentContext } from "./auth";
 import { toApiError } from "./errors";
 import { MAX_BODY_BYTES } from "./request";
@@ -73,7 +74,7 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
       outputSchema: recallOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => toolResult(() => recallForAgent(db, agent, input)),
+    (input) => toolResult(async () => (await recallAnswer(db, agent, input)).output),
   );
   server.registerTool(
     "remember",

@@ -1,13 +1,13 @@
 /** GET /api/v1/recall?channel=<id>&asker=<user id>: what the agent recalls there (SPEC §5). */
-import { recallForAgent } from "@/lib/api/agent-memory";
-import { json } from "@/lib/api/errors";
+import { jsonText } from "@/lib/api/errors";
 import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
+import { recallAnswer } from "@/lib/api/recall-cache";
 import { parseQuery } from "@/lib/api/request";
 import { recallInput } from "@/lib/validation/agent-api";
 
 export const GET = agentRoute(
   (request) => parseQuery(request, ["channel", "asker"], recallInput),
-  async ({ input, agent, db }) => json(await recallForAgent(db, agent, input)),
+  async ({ input, agent, db }) => jsonText((await recallAnswer(db, agent, input)).json),
 );
 
 export const POST = methodNotAllowed("GET");

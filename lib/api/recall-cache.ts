@@ -1,0 +1,90 @@
+/**
+ * Recall answers this process has already worked out, kept per agent, channel and
+ * asker, so an agent that recalls on every turn does not pay for the same place
+ * and the same 40 facts again and again.
+ *
+ * Why it can never serve a stale or wider answer: an answer depends only on the
+ * agent's facts and on the rows its place is derived from (channels, channel
+ * members, memberships). Triggers in the database bump `agents.memory_version` and
+ * `workspaces.places_version` in the same statement as any change to those rows
+ * (drizzle/0005), whoever makes it — this process, another one, the CLI. Every
+ * request reads both versions together with its key (lib/api/auth.ts), and a kept
+ * answer is used only when they are unchanged. Refusals are never kept, and the
+ * key itself is still checked on every request, so revoking stays immediate.
+ */
+import type { Conn } from "@/db/client";
+import { readConfig } from "@/lib/config";
+import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
+import { recallForAgent } from "./agent-memory";
+import type { AgentContext } from "./auth";
+
+/** A recall answer, with its JSON text made once for every request it serves. */
+export type RecallAnswer = { output: RecallOutput; json: string };
+
+type Entry = { version: string; answer: RecallAnswer; bytes: number };
+
+/** A bounded map from place to answer; the least recently used entries leave first. */
+export class RecallCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The kept answer for `key`, if it was made at exactly `version`. */
+  get(key: string, version: string): RecallAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry); // now the most recently used
+    return entry.answer;
+  }
+
+  set(key: string, version: string, answer: RecallAnswer): void {
+    // The text once as a string and about twice again as the objects it was made from.
+    const bytes = answer.json.length * 3;
+    if (bytes > this.budgetBytes) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(key, { version, answer, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
+
+let processCache: RecallCache | null = null;
+
+/** This process's cache, sized by MNEMO_RECALL_CACHE_MB (read once; 0 keeps nothing). */
+function recallCache(): RecallCache {
+  return (processCache ??= new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
+}
+
+/** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
+export async function recallAnswer(
+  db: Conn,
+  agent: AgentContext,
+  input: RecallInput,
+  cache: RecallCache = recallCache(),
+): Promise<RecallAnswer> {
+  const key = `${agent.agentId}\n${input.channel}\n${input.asker ?? ""}`;
+  const kept = cache.get(key, agent.recallVersion);
+  if (kept) return kept;
+  const output = await recallForAgent(db, agent, input);
+  const answer = { output, json: JSON.stringify(output) };
+  cache.set(key, agent.recallVersion, answer);
+  return answer;
+}
