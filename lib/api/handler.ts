@@ -10,7 +10,7 @@ import { readConfig } from "@/lib/config";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { apiError, errorResponse } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
-import { log, requestIdFrom } from "@/lib/ops/log";
+import { log, logs, requestIdFrom } from "@/lib/ops/log";
 
 /** A route's helpers: the validated input, the calling agent, and the database. */
 export type AgentCall<Input> = { input: Input; agent: AgentContext; db: Db };
@@ -44,6 +44,7 @@ export function withRequestLog<Context>(
     const seen: { agentId?: string } = {};
     const response = await handle(request, context, seen);
     response.headers.set("X-Request-Id", requestId);
+    if (!logs("info")) return response;
     log("info", "api.request", {
       requestId,
       method: request.method,

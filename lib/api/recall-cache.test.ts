@@ -16,7 +16,7 @@ import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { RecallInput } from "@/lib/validation/agent-api";
 import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
-import { ApiError } from "./errors";
+import { ApiError, jsonText } from "./errors";
 import { RecallCache, recallAnswer, type RecallAnswer } from "./recall-cache";
 
 const SCOUT_KEY = `mnemo_${"s".repeat(40)}`;
@@ -57,8 +57,15 @@ describe("a kept answer", () => {
     const first = await request({ channel: "dm-ana", asker: "ana" });
     const second = await request({ channel: "dm-ana", asker: "ana" });
     expect(second).toBe(first);
-    expect(JSON.parse(second.json)).toEqual(second.output);
+    expect(JSON.parse(new TextDecoder().decode(second.json))).toEqual(second.output);
     expect(bodies(second)).toContain("Ana prefers replies in Portuguese.");
+  });
+
+  it("serves the same bytes to response after response", async () => {
+    const answer = await request({ channel: "general", asker: "ana" });
+    const texts = await Promise.all([1, 2, 3].map(() => jsonText(answer.json).text()));
+    expect(texts.map((text) => JSON.parse(text))).toEqual([answer.output, answer.output, answer.output]);
+    expect(answer.json.byteLength).toBeGreaterThan(0);
   });
 
   it("is kept per agent, channel and asker", async () => {
@@ -134,7 +141,7 @@ describe("a change made elsewhere is seen on the next request", () => {
 describe("the budget", () => {
   const answer = (size: number): RecallAnswer => ({
     output: { place: { channel_id: "c", kind: "public", people: [] }, facts: [], section: null },
-    json: "x".repeat(size),
+    json: new Uint8Array(size),
   });
 
   it("drops the least recently used answers first", () => {

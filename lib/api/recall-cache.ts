@@ -18,8 +18,10 @@ import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
 
-/** A recall answer, with its JSON text made once for every request it serves. */
-export type RecallAnswer = { output: RecallOutput; json: string };
+/** A recall answer, with its JSON made once, as the bytes every request it serves sends. */
+export type RecallAnswer = { output: RecallOutput; json: Uint8Array<ArrayBuffer> };
+
+const utf8 = new TextEncoder();
 
 type Entry = { version: string; answer: RecallAnswer; bytes: number };
 
@@ -48,8 +50,8 @@ export class RecallCache {
   }
 
   set(key: string, version: string, answer: RecallAnswer): void {
-    // The text once as a string and about twice again as the objects it was made from.
-    const bytes = answer.json.length * 3;
+    // The bytes once, and about twice again as the objects they were made from.
+    const bytes = answer.json.byteLength * 3;
     if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
     if (old) {
@@ -84,7 +86,7 @@ export async function recallAnswer(
   const kept = cache.get(key, agent.recallVersion);
   if (kept) return kept;
   const output = await recallForAgent(db, agent, input);
-  const answer = { output, json: JSON.stringify(output) };
+  const answer = { output, json: utf8.encode(JSON.stringify(output)) };
   cache.set(key, agent.recallVersion, answer);
   return answer;
 }

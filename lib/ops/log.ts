@@ -15,8 +15,13 @@ function threshold(): number {
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
+/** Whether a line at `level` would be written: lets a hot path skip building fields nobody reads. */
+export function logs(level: LogLevel): boolean {
+  return LEVELS[level] >= threshold();
+}
+
 export function log(level: LogLevel, event: string, fields: LogFields = {}): void {
-  if (LEVELS[level] < threshold()) return;
+  if (!logs(level)) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
   if (level === "error") process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
