@@ -35,6 +35,8 @@ export type SizeResult = {
   generateSeconds: number | null;
   inProcess: InProcessResult;
   load: { concurrency: number; health: LoadResult; recall: LoadResult }[];
+  /** Recall at c16 on a server that keeps no answers: every request derives the place and reads the facts, as after a change. */
+  recallNothingKept: { health: LoadResult; recall: LoadResult };
   remember: LoadResult;
   page: PageResult;
   rss: { afterWarmUpMb: number; afterMb: number };
@@ -92,7 +94,28 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     console.log(`[${size}] Memory page…`);
     const page = await measurePage(server.url, data, full ? 40 : 15);
     const afterMb = rssMb(server.pid());
-    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, rss: { afterWarmUpMb, afterMb } };
+    await server.stop();
+    const recallNothingKept = await measureNothingKept(size, url, port, requests);
+    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb } };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The same recall load on a server started with MNEMO_RECALL_CACHE_MB=0, beside its own floor. */
+async function measureNothingKept(size: number, url: string, port: number, requests: ReturnType<typeof recallRequests>) {
+  console.log(`[${size}] recall with nothing kept…`);
+  const server = await startServer({ dbUrl: url, port, rateLimit: 1_000_000, env: { MNEMO_RECALL_CACHE_MB: "0" } });
+  try {
+    measureCpuOf(server.pid);
+    await recall(server.url, requests, 16, 2);
+    const h: LoadResult[] = [];
+    const r: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      h.push(await health(server.url, 16, seconds / ROUNDS));
+      r.push(await recall(server.url, requests, 16, seconds / ROUNDS));
+    }
+    return { health: combine(h), recall: combine(r) };
   } finally {
     await server.stop();
   }

@@ -43,7 +43,13 @@ export function cpuMs(pid: number): number {
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat times, on every common architecture. */
 const CLOCK_TICKS = 100;
 
-export async function startServer(options: { dbUrl: string; port: number; rateLimit: number; cpuProf?: string }): Promise<Server> {
+export async function startServer(options: {
+  dbUrl: string;
+  port: number;
+  rateLimit: number;
+  cpuProf?: string;
+  env?: Record<string, string>;
+}): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: options.dbUrl,
@@ -54,6 +60,7 @@ export async function startServer(options: { dbUrl: string; port: number; rateLi
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
+    ...options.env,
   };
   // Profiling skips the start script (Node refuses --cpu-prof in NODE_OPTIONS): `next start` itself, on data the bench migrated.
   const command = options.cpuProf
