@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseOpenError, filePathOf, openDatabase, readAll } from "./client";
+import { DatabaseOpenError, filePathOf, openDatabase, readAll, writeTransaction } from "./client";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +68,74 @@ describe("readAll", () => {
       expect(inside).toEqual([{ id: 2 }]);
     });
     expect(await read()).toHaveLength(2);
+    db.$client.close();
+  });
+});
+
+describe("writeTransaction", () => {
+  const notes = async () => {
+    const db = await openDatabase(`file:${path.join(mkdtempSync(path.join(dir, "writes-")), "w.db")}`);
+    await db.$client.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    return db;
+  };
+  const bodies = async (db: Awaited<ReturnType<typeof notes>>) =>
+    (await readAll<{ body: string }>(db, "SELECT body FROM notes ORDER BY id", [])).map((row) => row.body);
+
+  it("writes with the client's durability and foreign keys, and commits what it wrote", async () => {
+    const db = await notes();
+    const pragmas = await writeTransaction(db, async (writes) => {
+      await writes.run("INSERT INTO notes (body) VALUES (?)", ["one"]);
+      const [{ synchronous }] = await writes.all<{ synchronous: number }>("PRAGMA synchronous", []);
+      const [{ foreign_keys }] = await writes.all<{ foreign_keys: number }>("PRAGMA foreign_keys", []);
+      return { synchronous, foreign_keys };
+    });
+    const client = await db.$client.execute("PRAGMA synchronous");
+    expect(pragmas).toEqual({ synchronous: Number(client.rows[0][0]), foreign_keys: 1 });
+    expect(await bodies(db)).toEqual(["one"]);
+    db.$client.close();
+  });
+
+  it("a failed statement rolls back everything it wrote and lets the next transaction in", async () => {
+    const db = await notes();
+    await expect(
+      writeTransaction(db, async (writes) => {
+        await writes.run("INSERT INTO notes (body) VALUES (?)", ["kept for a moment"]);
+        await writes.run("INSERT INTO notes (body) VALUES (?)", [null]); // NOT NULL
+      }),
+    ).rejects.toThrow(/NOT NULL/);
+    await db.transaction((tx) => tx.run(sql`INSERT INTO notes (body) VALUES ('by the client')`));
+    await writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", ["by the writer"]));
+    expect(await bodies(db)).toEqual(["by the client", "by the writer"]);
+    db.$client.close();
+  });
+
+  it("takes turns with the client's transactions in this process, in the order they were asked for", async () => {
+    const db = await notes();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? db.transaction(async (tx) => {
+              await tx.run(sql`INSERT INTO notes (body) VALUES (${`client ${i}`})`);
+            })
+          : writeTransaction(db, async (writes) => {
+              await writes.run("INSERT INTO notes (body) VALUES (?)", [`writer ${i}`]);
+            }),
+      ),
+    );
+    expect(await bodies(db)).toEqual(Array.from({ length: 20 }, (_, i) => `${i % 2 ? "client" : "writer"} ${i}`));
+    db.$client.close();
+  });
+
+  it("inside a transaction, writes in it, and is rolled back with it", async () => {
+    const db = await notes();
+    await expect(
+      db.transaction(async (tx) => {
+        await writeTransaction(tx, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", ["inner"]));
+        expect(await readAll(tx, "SELECT body FROM notes", [])).toEqual([{ body: "inner" }]);
+        throw new Error("the outer transaction fails");
+      }),
+    ).rejects.toThrow("the outer transaction fails");
+    expect(await bodies(db)).toEqual([]);
     db.$client.close();
   });
 });

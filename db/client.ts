@@ -52,12 +52,21 @@ export function connect(url: string, authToken?: string): Db {
   if (file) {
     takeTurnsForTransactions(client, file);
     keepReader(client, file);
+    keepWriter(client, file);
   }
   return drizzle(client, { schema }) as Db;
 }
 
 /** A value a query takes. */
 export type SqlArg = string | number | null;
+
+/**
+ * A statement's arguments as the `libsql` driver takes them: one array. Spread,
+ * a lone argument that is null reads as named parameters and fails.
+ */
+function positional(args: readonly SqlArg[]): SqlArg[] {
+  return args as SqlArg[];
+}
 
 type Reader = { all: (text: string, args: readonly SqlArg[]) => unknown[] };
 const readers = new WeakMap<Client, Reader>();
@@ -77,7 +86,7 @@ function keepReader(client: Client, file: string): void {
       database ??= new Database(file, { timeout: BUSY_TIMEOUT_MS });
       let statement = statements.get(text);
       if (!statement) statements.set(text, (statement = database.prepare(text)));
-      return statement.all(...args);
+      return statement.all(positional(args));
     },
   });
   const close = client.close.bind(client);
@@ -99,35 +108,123 @@ export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg
   const client = (db as Partial<Db>).$client;
   const reader = client && readers.get(client);
   if (reader) return reader.all(text, args) as Row[];
+  return db.all<Row>(drizzleSql(text, args));
+}
+
+/** Plain SQL with `?` parameters as a Drizzle query. */
+function drizzleSql(text: string, args: readonly SqlArg[]): SQL {
   const pieces = text.split("?");
   const chunks: SQL[] = [sql.raw(pieces[0])];
   args.forEach((arg, i) => chunks.push(sql`${arg}`, sql.raw(pieces[i + 1])));
-  return db.all<Row>(sql.join(chunks));
+  return sql.join(chunks);
+}
+
+/** A write transaction's statements: plain SQL with `?` parameters (no `?` inside literals). */
+export type Writes = {
+  /** Runs a statement and returns its rows (a SELECT, or a write with RETURNING) as objects keyed by column name. */
+  all<Row>(text: string, args: readonly SqlArg[]): Promise<Row[]>;
+  run(text: string, args: readonly SqlArg[]): Promise<void>;
+};
+
+type Writer = <T>(work: (writes: Writes) => Promise<T>) => Promise<T>;
+const writers = new WeakMap<Client, Writer>();
+
+/** The statements of an open Drizzle transaction, as Writes. */
+export function writesIn(tx: Conn): Writes {
+  return {
+    all: <Row>(text: string, args: readonly SqlArg[]) => tx.all<Row>(drizzleSql(text, args)),
+    run: async (text, args) => {
+      await tx.run(drizzleSql(text, args));
+    },
+  };
+}
+
+/**
+ * Runs `work` in one write transaction (BEGIN IMMEDIATE … COMMIT; anything thrown
+ * rolls it all back). For a file, on a connection of its own whose statements are
+ * prepared once and kept — the client prepares each statement anew, and for an
+ * INSERT into facts that compiles its triggers every time — taking its turn with
+ * every other transaction on the file, like the client's (takeTurnsForTransactions).
+ * Otherwise — a remote database, or `db` is itself a transaction — through Drizzle.
+ * `work` must use only the Writes it is given: the turn is held until it returns.
+ */
+export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>): Promise<T> {
+  const client = (db as Partial<Db>).$client;
+  const writer = client && writers.get(client);
+  if (writer) return writer(work);
+  return db.transaction((tx) => work(writesIn(tx)));
+}
+
+/** For a file: the write connection behind writeTransaction. Opened on first use, closed with the client. */
+function keepWriter(client: Client, file: string): void {
+  let database: Database.Database | null = null;
+  const statements = new Map<string, Database.Statement>();
+  const statement = (text: string) => {
+    database ??= new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    let kept = statements.get(text);
+    if (!kept) statements.set(text, (kept = database.prepare(text)));
+    return kept;
+  };
+  const writes: Writes = {
+    all: async <Row>(text: string, args: readonly SqlArg[]) => statement(text).all(positional(args)) as Row[],
+    run: async (text, args) => {
+      statement(text).run(positional(args));
+    },
+  };
+  writers.set(client, async (work) => {
+    const release = await takeTurn(file);
+    try {
+      statement("BEGIN IMMEDIATE").run();
+      try {
+        const result = await work(writes);
+        statement("COMMIT").run();
+        return result;
+      } catch (error) {
+        if (database?.inTransaction) statement("ROLLBACK").run();
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  });
+  const close = client.close.bind(client);
+  client.close = () => {
+    statements.clear();
+    database?.close();
+    database = null;
+    close();
+  };
 }
 
 /** The last transaction queued on each database file, shared by every copy of this module in the process. */
 const transactionQueues = ((globalThis as { mnemoTransactionQueues?: Map<string, Promise<void>> })
   .mnemoTransactionQueues ??= new Map<string, Promise<void>>());
 
+/** Waits for this process's turn to write `file`; call the function it returns when done. */
+async function takeTurn(file: string): Promise<() => void> {
+  const previous = transactionQueues.get(file) ?? Promise.resolve();
+  let release!: () => void;
+  const turn = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => turn);
+  transactionQueues.set(file, tail);
+  void tail.then(() => {
+    if (transactionQueues.get(file) === tail) transactionQueues.delete(file);
+  });
+  await previous;
+  return release;
+}
+
 /**
  * The embedded driver is synchronous: a second connection's BEGIN IMMEDIATE in this
  * process busy-waits on the one JavaScript thread, so the transaction holding the
  * lock can never finish and the waiter fails with SQLITE_BUSY after the timeout.
- * So transactions on one file, from any client in this process, take turns; other
- * processes still queue on SQLite's own lock.
+ * So transactions on one file, from any client in this process and writeTransaction's
+ * connection, take turns; other processes still queue on SQLite's own lock.
  */
 function takeTurnsForTransactions(client: Client, file: string): void {
   const begin = client.transaction.bind(client);
   client.transaction = async (mode?: TransactionMode) => {
-    const previous = transactionQueues.get(file) ?? Promise.resolve();
-    let release!: () => void;
-    const turn = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => turn);
-    transactionQueues.set(file, tail);
-    void tail.then(() => {
-      if (transactionQueues.get(file) === tail) transactionQueues.delete(file);
-    });
-    await previous;
+    const release = await takeTurn(file);
     let tx: Transaction;
     try {
       tx = await begin(mode);

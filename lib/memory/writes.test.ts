@@ -359,6 +359,33 @@ describe("the 2,000-fact limit", () => {
     }
   });
 
+  it("two writers at 1,999 make 2,000: an agent's remember and a person's, whose rule runs in a Drizzle transaction", async () => {
+    await bulkInsert(1999 - 8, "bulk");
+    const byPerson = agentRemembers("Ana's team ships on Fridays.", {
+      scope: "person",
+      scopeRef: "ana",
+      by: { kind: "user", id: "ana", name: "Ana Alves" },
+      source: { kind: "person", ref: "ana", label: "@ana", channelId: null },
+      pinned: true,
+    });
+    const results = await Promise.all([
+      remember(t.db, agentRemembers("The agent's fact at 1,999.")),
+      remember(t.db, byPerson, async () => true),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["created", "memory_full"]);
+    expect(await liveCount()).toBe(MAX_FACTS);
+  });
+
+  it("a statement that fails rolls back the whole remember and lets the next write in", async () => {
+    // An unknown workspace breaks the facts row's foreign key after the twin and limit checks passed.
+    const broken = { ...agentRemembers("A fact for no workspace."), workspaceId: "no-such-workspace" };
+    const before = await snapshot();
+    await expect(remember(t.db, broken)).rejects.toThrow(/FOREIGN KEY/);
+    expect(await snapshot()).toEqual(before);
+    expect((await remember(t.db, agentRemembers("Kept after the failure."))).status).toBe("created");
+    expect((await setPinned(t.db, OLIVIA, "scout", await idOf("Kept after the failure."), true)).status).toBe("pinned");
+  });
+
   it("restoring at the limit is memory_full and changes nothing", async () => {
     const ana = await idOf(ANA);
     await forgetFact(t.db, ANA_P, "scout", ana);

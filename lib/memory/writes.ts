@@ -4,8 +4,8 @@
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { and, count, eq, gte, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { and, eq, gte, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { writeTransaction, writesIn, type Conn, type Writes } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import {
@@ -40,8 +40,11 @@ function checkText(raw: unknown): { body: string } | TextProblem {
   return { body };
 }
 
+const EVENT_SQL = `INSERT INTO fact_events (fact_id, kind, actor_id, actor_kind, actor_name, before, after, at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
 async function recordEvent(
-  tx: Conn,
+  writes: Writes,
   factId: string,
   kind: (typeof factEvents.$inferInsert)["kind"],
   actor: Actor,
@@ -49,47 +52,41 @@ async function recordEvent(
   after: string | null,
   at: string,
 ): Promise<void> {
-  await tx.insert(factEvents).values({
-    factId,
-    kind,
-    actorId: actor.id,
-    actorKind: actor.kind,
-    actorName: actor.name,
-    before,
-    after,
-    at,
-  });
+  await writes.run(EVENT_SQL, [factId, kind, actor.id, actor.kind, actor.name, before, after, at]);
 }
 
-async function liveCount(tx: Conn, agentId: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(facts)
-    .where(and(eq(facts.agentId, agentId), isNull(facts.forgottenAt)));
-  return row?.n ?? 0;
+const LIVE_COUNT_SQL = "SELECT count(*) AS n FROM facts WHERE agent_id = ? AND forgotten_at IS NULL";
+
+async function liveCount(writes: Writes, agentId: string): Promise<number> {
+  const [row] = await writes.all<{ n: number }>(LIVE_COUNT_SQL, [agentId]);
+  return Number(row?.n ?? 0);
 }
+
+/** A fact's columns under StoredFact's names; `pinned` comes back as 0 or 1 (see storedFact). */
+const FACT_COLUMNS = `id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef,
+  scope_label AS scopeLabel, body, source_kind AS sourceKind, source_ref AS sourceRef, source_label AS sourceLabel,
+  source_channel_id AS sourceChannelId, created_by AS createdBy, created_by_kind AS createdByKind, pinned,
+  corrected_at AS correctedAt, version, created_at AS createdAt, updated_at AS updatedAt, forgotten_at AS forgottenAt`;
+
+type FactColumns = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
+
+function storedFact(row: FactColumns): StoredFact {
+  return { ...row, pinned: !!row.pinned };
+}
+
+// `id IS NOT ?` with null excepts nothing.
+const TWIN_SQL = `SELECT ${FACT_COLUMNS} FROM facts
+  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND body_key = ? AND forgotten_at IS NULL AND id IS NOT ?
+  LIMIT 1`;
 
 /** The live fact with the same normalised text in the same scope, if any (SPEC §3.6). */
 async function findTwin(
-  tx: Conn,
+  writes: Writes,
   fact: { agentId: string; scope: string; scopeRef: string; bodyKey: string },
-  exceptId?: string,
-) {
-  const [row] = await tx
-    .select(factColumns)
-    .from(facts)
-    .where(
-      and(
-        eq(facts.agentId, fact.agentId),
-        eq(facts.scope, fact.scope as Scope),
-        eq(facts.scopeRef, fact.scopeRef),
-        eq(facts.bodyKey, fact.bodyKey),
-        isNull(facts.forgottenAt),
-        exceptId ? ne(facts.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return row;
+  exceptId: string | null = null,
+): Promise<StoredFact | undefined> {
+  const [row] = await writes.all<FactColumns>(TWIN_SQL, [fact.agentId, fact.scope, fact.scopeRef, fact.bodyKey, exceptId]);
+  return row && storedFact(row);
 }
 
 export type RememberInput = {
@@ -119,6 +116,10 @@ export type RememberResult =
 /**
  * Keeps a fact, or refreshes its twin. The limit is counted inside the write
  * transaction, so two writers at MAX_FACTS - 1 never make MAX_FACTS + 1.
+ *
+ * Agents remember on many turns, so this is plain SQL through writeTransaction
+ * (statements prepared once); a writer with a rule of its own (`allowed`, written
+ * with Drizzle) runs the same steps in a Drizzle transaction.
  */
 export async function remember(
   db: Conn,
@@ -128,52 +129,55 @@ export async function remember(
 ): Promise<RememberResult> {
   const text = checkText(input.body);
   if (!("body" in text)) return text;
-  const { body } = text;
+  const keep = (writes: Writes) => keepFact(writes, input, text.body);
+  if (!allowed) return writeTransaction(db, keep);
+  return db.transaction(async (tx) => ((await allowed(tx)) ? keep(writesIn(tx)) : { status: "not_allowed" }));
+}
+
+const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?) WHERE id = ? RETURNING ${FACT_COLUMNS}`;
+
+const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
+    source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  RETURNING ${FACT_COLUMNS}`;
+
+/** remember's steps, inside its transaction: refresh the twin, or check the limit and insert; then the history. */
+async function keepFact(writes: Writes, input: RememberInput, body: string): Promise<RememberResult> {
   const bodyKey = dedupeKey(body);
+  const scopeRef = input.scope === "workspace" ? "" : input.scopeRef;
+  const at = nowIso();
+  const twin = await findTwin(writes, { agentId: input.agentId, scope: input.scope, scopeRef, bodyKey });
+  if (twin) {
+    // A person re-telling a fact also pins it, as every fact people add is pinned.
+    const pin = input.pinned && !twin.pinned;
+    const [row] = await writes.all<FactColumns>(REFRESH_SQL, [at, pin ? 1 : 0, twin.id]);
+    await recordEvent(writes, twin.id, "remember", input.by, twin.body, twin.body, at);
+    if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
+    return { status: "deduplicated", fact: storedFact(row) };
+  }
+  if ((await liveCount(writes, input.agentId)) >= MAX_FACTS) return { status: "memory_full" };
 
-  return db.transaction(async (tx): Promise<RememberResult> => {
-    if (allowed && !(await allowed(tx))) return { status: "not_allowed" };
-    const at = nowIso();
-    const twin = await findTwin(tx, { ...input, bodyKey });
-    if (twin) {
-      // A person re-telling a fact also pins it, as every fact people add is pinned.
-      const pin = input.pinned && !twin.pinned;
-      const [fact] = await tx
-        .update(facts)
-        .set({ updatedAt: at, ...(pin ? { pinned: true } : {}) })
-        .where(eq(facts.id, twin.id))
-        .returning(factColumns);
-      await recordEvent(tx, twin.id, "remember", input.by, twin.body, twin.body, at);
-      if (pin) await recordEvent(tx, twin.id, "pin", input.by, null, null, at);
-      return { status: "deduplicated", fact };
-    }
-    if ((await liveCount(tx, input.agentId)) >= MAX_FACTS) return { status: "memory_full" };
-
-    const [fact] = await tx
-      .insert(facts)
-      .values({
-        id: newId("fact"),
-        agentId: input.agentId,
-        workspaceId: input.workspaceId,
-        scope: input.scope,
-        scopeRef: input.scope === "workspace" ? "" : input.scopeRef,
-        scopeLabel: input.scopeLabel,
-        body,
-        bodyKey,
-        sourceKind: input.source.kind,
-        sourceRef: input.source.ref,
-        sourceLabel: input.source.label,
-        sourceChannelId: input.source.channelId,
-        createdBy: input.by.id,
-        createdByKind: input.by.kind,
-        pinned: input.pinned,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning(factColumns);
-    await recordEvent(tx, fact.id, "remember", input.by, null, body, at);
-    return { status: "created", fact };
-  });
+  const [row] = await writes.all<FactColumns>(INSERT_SQL, [
+    newId("fact"),
+    input.agentId,
+    input.workspaceId,
+    input.scope,
+    scopeRef,
+    input.scopeLabel,
+    body,
+    bodyKey,
+    input.source.kind,
+    input.source.ref,
+    input.source.label,
+    input.source.channelId,
+    input.by.id,
+    input.by.kind,
+    input.pinned ? 1 : 0,
+    at,
+    at,
+  ]);
+  await recordEvent(writes, row.id, "remember", input.by, null, body, at);
+  return { status: "created", fact: storedFact(row) };
 }
 
 function personActor(viewer: PersonActor): Actor {
@@ -223,7 +227,7 @@ export async function correctFact(
       return { status: "stale", current: { body: current.body, version: current.version } };
     }
     if (current.body === body) return { status: "unchanged", fact: current };
-    if (await findTwin(tx, { ...current, bodyKey }, current.id)) return { status: "duplicate" };
+    if (await findTwin(writesIn(tx), { ...current, bodyKey }, current.id)) return { status: "duplicate" };
 
     const at = nowIso();
     const [fact] = await tx
@@ -249,7 +253,7 @@ export async function correctFact(
       )
       .returning(factColumns);
     if (!fact) return { status: "not_found" };
-    await recordEvent(tx, factId, "correct", personActor(viewer), current.body, body, at);
+    await recordEvent(writesIn(tx), factId, "correct", personActor(viewer), current.body, body, at);
     return { status: "corrected", fact };
   });
 }
@@ -281,7 +285,7 @@ export async function setPinned(
         ? { status: "unchanged" as const }
         : { status: "not_found" as const };
     }
-    await recordEvent(tx, factId, pinned ? "pin" : "unpin", personActor(viewer), null, null, nowIso());
+    await recordEvent(writesIn(tx), factId, pinned ? "pin" : "unpin", personActor(viewer), null, null, nowIso());
     return { status: pinned ? ("pinned" as const) : ("unpinned" as const) };
   });
 }
@@ -308,7 +312,7 @@ async function moveToForgotten(tx: Conn, factId: string, rule: SQL | undefined, 
   const at = nowIso();
   const [changed] = await tx.update(facts).set({ forgottenAt: at }).where(rule).returning({ body: facts.body });
   if (!changed) return false;
-  await recordEvent(tx, factId, "forget", actor, changed.body, null, at);
+  await recordEvent(writesIn(tx), factId, "forget", actor, changed.body, null, at);
   return true;
 }
 
@@ -341,11 +345,11 @@ export async function restoreFact(
       .where(rule)
       .limit(1);
     if (!forgotten) return { status: "not_found" as const };
-    if (await findTwin(tx, forgotten)) return { status: "duplicate" as const };
-    if ((await liveCount(tx, agentId)) >= MAX_FACTS) return { status: "memory_full" as const };
+    if (await findTwin(writesIn(tx), forgotten)) return { status: "duplicate" as const };
+    if ((await liveCount(writesIn(tx), agentId)) >= MAX_FACTS) return { status: "memory_full" as const };
     const [changed] = await tx.update(facts).set({ forgottenAt: null }).where(rule).returning({ id: facts.id });
     if (!changed) return { status: "not_found" as const };
-    await recordEvent(tx, factId, "restore", personActor(viewer), null, forgotten.body, nowIso());
+    await recordEvent(writesIn(tx), factId, "restore", personActor(viewer), null, forgotten.body, nowIso());
     return { status: "restored" as const };
   });
 }
