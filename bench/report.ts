@@ -54,10 +54,10 @@ export function printRun(run: Run): void {
     const m = s.remember;
     lines.push(`| ${f} | remember | ${m.connections} | ${m.rps} | ${m.p50} | ${m.p99} | ${m.errors + m.non2xx} | ${m.cpuUsPerRequest} |`);
   }
-  lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB |", "|---:|---:|---:|---:|---:|");
+  lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB | RSS after each phase, MB |", "|---:|---:|---:|---:|---:|---|");
   for (const s of run.sizes) {
     lines.push(
-      `| ${s.facts.toLocaleString("en-US")} | ${s.inProcess.appUs} | ${s.inProcess.bareUs} | ${s.page.fullMs} / ${s.page.smallMs} | ${s.rss.afterWarmUpMb} → ${s.rss.afterMb} |`,
+      `| ${s.facts.toLocaleString("en-US")} | ${s.inProcess.appUs} | ${s.inProcess.bareUs} | ${s.page.fullMs} / ${s.page.smallMs} | ${s.rss.afterWarmUpMb} → ${s.rss.afterMb} | ${(s.rss.timeline ?? []).map((t) => `${t.after} ${t.mb}`).join(", ")} |`,
     );
   }
   lines.push("", "| goal | value | |", "|---|---:|---|");

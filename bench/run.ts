@@ -39,7 +39,8 @@ export type SizeResult = {
   recallNothingKept: { health: LoadResult; recall: LoadResult };
   remember: LoadResult;
   page: PageResult;
-  rss: { afterWarmUpMb: number; afterMb: number };
+  /** The server's RSS after warm-up and at the end, and after each phase on the way (MB). */
+  rss: { afterWarmUpMb: number; afterMb: number; timeline: { after: string; mb: number }[] };
 };
 
 async function dataFor(size: number): Promise<{ data: BenchData; file: string; generateSeconds: number | null }> {
@@ -71,11 +72,17 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
   try {
     measureCpuOf(server.pid);
     const requests = recallRequests(data.recallers);
-    // Warm-up: every kind of request the run makes, so "after warm-up" is a process at its working size.
-    await health(server.url, 64, 3);
-    await recall(server.url, requests, 64, 3);
+    // Warm-up: every load the run makes, at every concurrency, so "after warm-up" is a process at its working size.
+    const timeline: { after: string; mb: number }[] = [];
+    const mark = (after: string) => timeline.push({ after, mb: rssMb(server.pid()) });
+    mark("start");
+    for (const c of CONCURRENCY) {
+      await health(server.url, c, 1);
+      await recall(server.url, requests, c, 1);
+    }
     await remember(server.url, data.rememberers, 16, 2, `${runId}-${size}-warm`);
     await measurePage(server.url, data, 5);
+    mark("warm-up");
     const afterWarmUpMb = rssMb(server.pid());
     const load: SizeResult["load"] = [];
     for (const c of CONCURRENCY) {
@@ -88,15 +95,18 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
         r.push(await recall(server.url, requests, c, seconds / ROUNDS));
       }
       load.push({ concurrency: c, health: combine(h), recall: combine(r) });
+      mark(`c${c}`);
     }
     console.log(`[${size}] remember…`);
     const rem = await remember(server.url, data.rememberers, 16, seconds, `${runId}-${size}`);
+    mark("remember");
     console.log(`[${size}] Memory page…`);
     const page = await measurePage(server.url, data, full ? 40 : 15);
+    mark("Memory page");
     const afterMb = rssMb(server.pid());
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
-    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb } };
+    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline } };
   } finally {
     await server.stop();
   }
