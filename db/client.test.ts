@@ -109,7 +109,7 @@ describe("writeTransaction", () => {
     db.$client.close();
   });
 
-  it("takes turns with the client's transactions in this process, in the order they were asked for", async () => {
+  it("takes turns with the client's transactions in this process: every one commits, its own writes in order", async () => {
     const db = await notes();
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -122,7 +122,28 @@ describe("writeTransaction", () => {
             }),
       ),
     );
-    expect(await bodies(db)).toEqual(Array.from({ length: 20 }, (_, i) => `${i % 2 ? "client" : "writer"} ${i}`));
+    const written = await bodies(db);
+    expect([...written].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${i % 2 ? "client" : "writer"} ${i}`).sort());
+    expect(written.filter((body) => body.startsWith("writer"))).toEqual(Array.from({ length: 10 }, (_, i) => `writer ${2 * i}`));
+    db.$client.close();
+  });
+
+  it("transactions asked for together share a commit, each all or nothing: one that fails leaves the others' writes", async () => {
+    const db = await notes();
+    const results = await Promise.allSettled(
+      ["first", "second", "third"].map((body) =>
+        writeTransaction(db, async (writes) => {
+          await writes.run("INSERT INTO notes (body) VALUES (?)", [body]);
+          if (body === "second") await writes.run("INSERT INTO notes (body) VALUES (?)", [null]);
+          const [{ n }] = await writes.all<{ n: number }>("SELECT count(*) AS n FROM notes", []);
+          return n;
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    // Each sees the writes before it, and none of the failed one's.
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : null))).toEqual([1, null, 2]);
+    expect(await bodies(db)).toEqual(["first", "third"]);
     db.$client.close();
   });
 

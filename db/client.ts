@@ -140,13 +140,17 @@ export function writesIn(tx: Conn): Writes {
 }
 
 /**
- * Runs `work` in one write transaction (BEGIN IMMEDIATE … COMMIT; anything thrown
- * rolls it all back). For a file, on a connection of its own whose statements are
- * prepared once and kept — the client prepares each statement anew, and for an
- * INSERT into facts that compiles its triggers every time — taking its turn with
- * every other transaction on the file, like the client's (takeTurnsForTransactions).
- * Otherwise — a remote database, or `db` is itself a transaction — through Drizzle.
- * `work` must use only the Writes it is given: the turn is held until it returns.
+ * Runs `work` all or nothing inside a write transaction (BEGIN IMMEDIATE … COMMIT)
+ * and answers once that COMMIT is durable; anything `work` throws undoes all it wrote.
+ *
+ * For a file, on a connection of its own whose statements are prepared once and kept
+ * — the client prepares each statement anew, and for an INSERT into facts that
+ * compiles its triggers every time — taking its turn with every other transaction on
+ * the file, like the client's (takeTurnsForTransactions). Work asked for while a turn
+ * is awaited shares that transaction, each in a savepoint of its own, so many writes
+ * cost one COMMIT (see keepWriter). Otherwise — a remote database, or `db` is itself a
+ * transaction — through Drizzle. `work` must use only the Writes it is given, and
+ * never wait for another transaction: the turn is held until it returns.
  */
 export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>): Promise<T> {
   const client = (db as Partial<Db>).$client;
@@ -171,22 +175,52 @@ function keepWriter(client: Client, file: string): void {
       statement(text).run(positional(args));
     },
   };
-  writers.set(client, async (work) => {
+  // Group commit: work asked for while a batch waits for its turn joins it. The batch
+  // holds the write lock from BEGIN IMMEDIATE to COMMIT, so each work sees every write
+  // before it (a limit counted in one holds for the next); each runs in a savepoint,
+  // so one that fails is undone alone; all answer only once the one COMMIT — one
+  // fsync, one flush of the full-text index — is durable, and if it fails, all fail.
+  type Job = {
+    work: (writes: Writes) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  };
+  let waiting: Job[] = [];
+  const runBatch = async () => {
     const release = await takeTurn(file);
+    const batch = waiting;
+    waiting = [];
+    const done: { job: Job; result: unknown }[] = [];
     try {
       statement("BEGIN IMMEDIATE").run();
-      try {
-        const result = await work(writes);
-        statement("COMMIT").run();
-        return result;
-      } catch (error) {
-        if (database?.inTransaction) statement("ROLLBACK").run();
-        throw error;
+      for (const job of batch) {
+        statement("SAVEPOINT one").run();
+        try {
+          done.push({ job, result: await job.work(writes) });
+        } catch (error) {
+          statement("ROLLBACK TO one").run();
+          job.reject(error);
+        } finally {
+          statement("RELEASE one").run();
+        }
       }
+      statement("COMMIT").run();
+      for (const { job, result } of done) job.resolve(result);
+    } catch (error) {
+      if (database?.inTransaction) statement("ROLLBACK").run();
+      for (const job of batch) job.reject(error); // a job already settled ignores this
     } finally {
       release();
     }
-  });
+  };
+  writers.set(
+    client,
+    <T>(work: (writes: Writes) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (waiting.length === 1) setImmediate(() => void runBatch());
+      }),
+  );
   const close = client.close.bind(client);
   client.close = () => {
     statements.clear();
