@@ -84,6 +84,19 @@ describe("the rate limiter", () => {
     expect([await stored(one), await stored(two)]).toEqual([3, 1]);
   });
 
+  it("drops the counts of a key deleted before they were written, and still writes the others'", async () => {
+    const [gone, kept] = [await newKey(), await newKey()];
+    const limiter = new RateLimiter();
+    await limiter.count(t.db, kept, 100, T0);
+    await limiter.count(t.db, gone, 100, T0 + 1);
+    await limiter.count(t.db, kept, 100, T0 + 2);
+    await t.db.delete(agentKeys).where(eq(agentKeys.id, gone));
+    await limiter.count(t.db, kept, 100, T0 + FLUSH_INTERVAL_MS);
+    expect([await stored(gone), await stored(kept)]).toEqual([0, 3]);
+    await limiter.count(t.db, kept, 100, T0 + 2 * FLUSH_INTERVAL_MS);
+    expect(await stored(kept)).toBe(4);
+  });
+
   it("reads the database total of a key it has no fresh copy of before deciding, without writing", async () => {
     const [busy, quiet] = [await newKey(), await newKey()];
     const a = new RateLimiter();

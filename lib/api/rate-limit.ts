@@ -14,9 +14,7 @@
  * FLUSH_INTERVAL_MS or so — a few requests in practice, against a limit per
  * minute. A single process is exact.
  */
-import { sql } from "drizzle-orm";
-import { readAll, type Conn } from "@/db/client";
-import { apiRateLimits } from "@/db/schema";
+import { readAll, writeTransaction, type Conn } from "@/db/client";
 import { apiError } from "./errors";
 
 /** The window; the limit per window is MNEMO_API_RATE_LIMIT (lib/config.ts). */
@@ -39,6 +37,17 @@ type KeyCount = {
 type Row = { count: number; windowStart: number };
 
 const READ_SQL = "SELECT count, window_start AS windowStart FROM api_rate_limits WHERE key_id = ?";
+
+// Adds a process's counts to a key's row: a newer window starts the count again. The
+// SET expressions read the row as it was. A key deleted meanwhile adds nothing.
+// Parameters: key id, window start, count, key id.
+const ADD_SQL = `INSERT INTO api_rate_limits (key_id, window_start, count)
+  SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM agent_keys WHERE id = ?)
+  ON CONFLICT (key_id) DO UPDATE SET
+    count = CASE WHEN excluded.window_start > api_rate_limits.window_start
+      THEN excluded.count ELSE api_rate_limits.count + excluded.count END,
+    window_start = max(api_rate_limits.window_start, excluded.window_start)
+  RETURNING count, window_start AS windowStart`;
 
 /** One process's counts; the app keeps one per process (see `processLimiter`), tests make several. */
 export class RateLimiter {
@@ -90,30 +99,23 @@ export class RateLimiter {
       const pending = [...this.keys].filter(([, state]) => state.counted > state.written);
       try {
         if (!pending.length) return;
-        // A transaction so the write takes its turn with the file's other writers (db/client.ts).
-        const written = await db.transaction(async (tx) => {
-          const rows: { state: KeyCount; adding: number; row: Row }[] = [];
+        // One write transaction for every key, on statements prepared once (db/client.ts).
+        const written = await writeTransaction(db, async (writes) => {
+          const rows: { state: KeyCount; adding: number; row: Row | undefined }[] = [];
           for (const [keyId, state] of pending) {
             const adding = state.counted - state.written;
-            const [row] = await tx
-              .insert(apiRateLimits)
-              .values({ keyId, windowStart: state.windowStart, count: adding })
-              .onConflictDoUpdate({
-                target: apiRateLimits.keyId,
-                set: {
-                  count: sql`CASE WHEN excluded.window_start > ${apiRateLimits.windowStart} THEN excluded.count ELSE ${apiRateLimits.count} + excluded.count END`,
-                  windowStart: sql`max(${apiRateLimits.windowStart}, excluded.window_start)`,
-                },
-              })
-              .returning({ count: apiRateLimits.count, windowStart: apiRateLimits.windowStart });
+            const [row] = await writes.all<Row>(ADD_SQL, [keyId, state.windowStart, adding, keyId]);
             rows.push({ state, adding, row });
           }
           return rows;
         });
         // Only once committed: a rolled-back write leaves the counts to the next flush.
         for (const { state, adding, row } of written) {
-          state.windowStart = row.windowStart;
-          state.stored = row.count;
+          // No row: the key was deleted (its agent with it), so its counts are moot.
+          if (row) {
+            state.windowStart = row.windowStart;
+            state.stored = row.count;
+          }
           state.written += adding;
           state.syncedAt = now;
         }
