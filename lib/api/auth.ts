@@ -4,9 +4,7 @@
  * the answer never tells which keys exist. Revoking works at once: every request
  * reads the key row.
  */
-import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { readAll, type Conn } from "@/db/client";
-import { agentKeys } from "@/db/schema";
+import { readAll, writeTransaction, type Conn } from "@/db/client";
 import { AGENT_KEY_PATTERN, hashAgentKey } from "./agent-keys";
 import { apiError } from "./errors";
 
@@ -57,19 +55,16 @@ export async function authenticateAgent(db: Conn, request: Request, now: Date = 
   return agent;
 }
 
+const TOUCH_SQL = "UPDATE agent_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)";
+
 /**
- * Records that a key was used. In a transaction so it takes its turn with other
- * writers of the file (see db/client.ts); the WHERE makes concurrent touches
- * write once. A failure here must not fail the request.
+ * Records that a key was used, in a write transaction of its own (it takes its
+ * turn with the file's other writers, see db/client.ts); the WHERE makes
+ * concurrent touches write once. A failure here must not fail the request.
  */
 async function touchKey(db: Conn, keyId: string, at: string, stale: string): Promise<void> {
   try {
-    await db.transaction((tx) =>
-      tx
-        .update(agentKeys)
-        .set({ lastUsedAt: at })
-        .where(and(eq(agentKeys.id, keyId), or(isNull(agentKeys.lastUsedAt), lt(agentKeys.lastUsedAt, stale)))),
-    );
+    await writeTransaction(db, (writes) => writes.run(TOUCH_SQL, [at, keyId, stale]));
   } catch (error) {
     console.error("Agent API: could not record that a key was used", error);
   }
