@@ -25,6 +25,17 @@ export type AgentContext = {
 /** "last used" is written at most this often per key, so a busy key does not write on every call. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * Up to a minute more for each key, fixed by its id: keys first used together (a
+ * fleet of agents starting at once) then write "last used" spread over a minute,
+ * not all in the same second — each write is a commit with its fsync.
+ */
+function spreadOf(keyId: string): number {
+  let h = 0;
+  for (let i = 0; i < keyId.length; i++) h = (h * 31 + keyId.charCodeAt(i)) | 0;
+  return (h >>> 0) % LAST_USED_RESOLUTION_MS;
+}
+
 const unauthorized = () =>
   apiError(401, "unauthorized", "Send a valid agent key as `Authorization: Bearer mnemo_…`. Revoked keys stop working.", {
     "WWW-Authenticate": 'Bearer realm="mnemo"',
@@ -50,7 +61,7 @@ export async function authenticateAgent(db: Conn, request: Request, now: Date = 
   if (!row) throw unauthorized();
 
   const { lastUsedAt, ...agent } = row;
-  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS - spreadOf(agent.keyId)).toISOString();
   if (!lastUsedAt || lastUsedAt < stale) await touchKey(db, agent.keyId, now.toISOString(), stale);
   return agent;
 }
@@ -58,9 +69,9 @@ export async function authenticateAgent(db: Conn, request: Request, now: Date = 
 const TOUCH_SQL = "UPDATE agent_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)";
 
 /**
- * Records that a key was used, in a write transaction of its own (it takes its
- * turn with the file's other writers, see db/client.ts); the WHERE makes
- * concurrent touches write once. A failure here must not fail the request.
+ * Records that a key was used, in a write transaction (it takes its turn with the
+ * file's other writers, and may share their commit, see db/client.ts); the WHERE
+ * makes concurrent touches write once. A failure here must not fail the request.
  */
 async function touchKey(db: Conn, keyId: string, at: string, stale: string): Promise<void> {
   try {
