@@ -95,6 +95,18 @@ describe("writeTransaction", () => {
     db.$client.close();
   });
 
+  it("a write asked for as the database closes fails with a clear error, and writes nothing", async () => {
+    const url = `file:${path.join(mkdtempSync(path.join(dir, "closing-")), "c.db")}`;
+    const db = await openDatabase(url);
+    await db.$client.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    const late = writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", ["too late"]));
+    db.$client.close();
+    await expect(late).rejects.toThrow("The database was closed before this write could run.");
+    const reopened = await openDatabase(url);
+    expect(await bodies(reopened)).toEqual([]);
+    reopened.$client.close();
+  });
+
   it("a failed statement rolls back everything it wrote and lets the next transaction in", async () => {
     const db = await notes();
     await expect(

@@ -69,7 +69,8 @@ function positional(args: readonly SqlArg[]): SqlArg[] {
 }
 
 type Reader = { all: (text: string, args: readonly SqlArg[]) => unknown[] };
-const readers = new WeakMap<Client, Reader>();
+// On globalThis, like the transaction queues below: the bundler may make several copies of this module.
+const readers = ((globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders ??= new WeakMap());
 
 /**
  * For a file, a connection of its own for the hot reads, whose statements are
@@ -127,7 +128,7 @@ export type Writes = {
 };
 
 type Writer = <T>(work: (writes: Writes) => Promise<T>) => Promise<T>;
-const writers = new WeakMap<Client, Writer>();
+const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnemoWriters ??= new WeakMap());
 
 /** The statements of an open Drizzle transaction, as Writes. */
 export function writesIn(tx: Conn): Writes {
@@ -162,8 +163,11 @@ export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<
 /** For a file: the write connection behind writeTransaction. Opened on first use, closed with the client. */
 function keepWriter(client: Client, file: string): void {
   let database: Database.Database | null = null;
+  let closed = false;
   const statements = new Map<string, Database.Statement>();
   const statement = (text: string) => {
+    // Never reopened once closed: a write still waiting fails rather than commit on a connection nobody closes.
+    if (closed) throw new Error("The database was closed before this write could run.");
     database ??= new Database(file, { timeout: BUSY_TIMEOUT_MS });
     let kept = statements.get(text);
     if (!kept) statements.set(text, (kept = database.prepare(text)));
@@ -207,8 +211,13 @@ function keepWriter(client: Client, file: string): void {
       statement("COMMIT").run();
       for (const { job, result } of done) job.resolve(result);
     } catch (error) {
-      if (database?.inTransaction) statement("ROLLBACK").run();
+      // Answer first: whatever the rollback does, no job is left waiting.
       for (const job of batch) job.reject(error); // a job already settled ignores this
+      try {
+        if (database?.inTransaction) statement("ROLLBACK").run();
+      } catch (rollbackError) {
+        console.error("Database: could not roll back a write transaction", rollbackError);
+      }
     } finally {
       release();
     }
@@ -218,11 +227,14 @@ function keepWriter(client: Client, file: string): void {
     <T>(work: (writes: Writes) => Promise<T>) =>
       new Promise<T>((resolve, reject) => {
         waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        if (waiting.length === 1) setImmediate(() => void runBatch());
+        if (waiting.length === 1) {
+          setImmediate(() => runBatch().catch((error) => console.error("Database: a write batch failed", error)));
+        }
       }),
   );
   const close = client.close.bind(client);
   client.close = () => {
+    closed = true;
     statements.clear();
     database?.close();
     database = null;
