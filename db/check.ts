@@ -1,8 +1,8 @@
 /**
- * Is this database healthy? Three questions `mnemo check` asks without changing
+ * Is this database healthy? Four questions `mnemo check` asks without changing
  * anything: is every one of drizzle/'s migrations applied (by name and content,
- * not just by count), does SQLite's own integrity check pass, and does every
- * foreign key point at a row. (GET /api/ready asks the quick question only —
+ * not just by count), is every trigger they create still there, does SQLite's
+ * own integrity check pass, and does every foreign key point at a row. (GET /api/ready asks the quick question only —
  * lib/ops/readiness.ts counts migrations — as it runs on every probe.)
  */
 import { createHash } from "node:crypto";
@@ -55,6 +55,33 @@ export async function checkMigrations(client: Client, folder = MIGRATIONS_FOLDER
   return { name, ok: true, detail: `all ${expected.length} applied` };
 }
 
+/** The triggers the migrations create and do not drop later, read in the order they were written. */
+function expectedTriggers(folder: string): string[] {
+  const names = new Set<string>();
+  for (const { tag } of expectedMigrations(folder)) {
+    const text = readFileSync(path.join(folder, `${tag}.sql`), "utf8");
+    for (const [, verb, name] of text.matchAll(/\b(CREATE|DROP) TRIGGER\s+(?:IF (?:NOT )?EXISTS\s+)?[`"]?(\w+)/gi)) {
+      if (verb.toUpperCase() === "CREATE") names.add(name);
+      else names.delete(name);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * Every trigger the migrations made. Recall's kept answers are only as fresh as
+ * the version triggers (drizzle/0005) and search as the full-text ones (0001),
+ * and a table rebuilt by a later migration silently loses its triggers.
+ */
+export async function checkTriggers(client: Client, folder = MIGRATIONS_FOLDER): Promise<CheckResult> {
+  const expected = expectedTriggers(folder);
+  const { rows } = await client.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'");
+  const present = new Set(rows.map((row) => String(row[0])));
+  const missing = expected.filter((name) => !present.has(name));
+  if (!missing.length) return { name: "triggers", ok: true, detail: `all ${expected.length} present` };
+  return { name: "triggers", ok: false, detail: `missing: ${missing.join(", ")}` };
+}
+
 /** SQLite's `PRAGMA integrity_check`: "ok", or the first problems it found. */
 export async function checkIntegrity(client: Client): Promise<CheckResult> {
   const { rows } = await client.execute("PRAGMA integrity_check(20)");
@@ -75,6 +102,7 @@ export async function checkForeignKeys(client: Client): Promise<CheckResult> {
 export async function checkDatabase(client: Client, folder = MIGRATIONS_FOLDER): Promise<CheckResult[]> {
   const checks: [string, () => Promise<CheckResult>][] = [
     ["migrations", () => checkMigrations(client, folder)],
+    ["triggers", () => checkTriggers(client, folder)],
     ["integrity", () => checkIntegrity(client)],
     ["foreign keys", () => checkForeignKeys(client)],
   ];

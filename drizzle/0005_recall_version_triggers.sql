@@ -1,8 +1,11 @@
+-- Made with `drizzle-kit generate --custom` (a schema cannot declare triggers).
 -- Versions that tell a kept recall answer when it is out of date (lib/api/recall-cache.ts).
 -- A recall depends on the agent's facts and on the rows its place is derived from:
 -- channels, channel members and memberships. Every change to those bumps a counter
 -- here, in the same statement, so no writer (app, CLI, import, another process) can
--- forget to. Each API request reads both counters with its key.
+-- forget to. Each API request reads both counters with its key. A later migration
+-- that rebuilds one of these tables must create its triggers again; `mnemo check`
+-- names any that are missing.
 CREATE TRIGGER `facts_bump_memory_version_after_insert` AFTER INSERT ON `facts` BEGIN
 	UPDATE agents SET memory_version = memory_version + 1 WHERE id = new.agent_id;
 END;

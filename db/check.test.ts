@@ -1,0 +1,26 @@
+/** The trigger check of `mnemo check`, on a real migrated file. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { checkTriggers } from "./check";
+
+let t: TempDb;
+beforeEach(async () => {
+  t = await createTempDb();
+});
+afterEach(() => t.close());
+
+describe("checkTriggers", () => {
+  it("finds every trigger the migrations create: full-text search and recall's version counters", async () => {
+    const result = await checkTriggers(t.db.$client);
+    expect(result).toEqual({ name: "triggers", ok: true, detail: "all 15 present" });
+  });
+
+  it("names a trigger that went missing, as a rebuilt table would lose it", async () => {
+    await t.db.$client.execute("DROP TRIGGER channel_members_bump_places_version_after_delete");
+    expect(await checkTriggers(t.db.$client)).toEqual({
+      name: "triggers",
+      ok: false,
+      detail: "missing: channel_members_bump_places_version_after_delete",
+    });
+  });
+});
