@@ -145,7 +145,8 @@ describe("the budget", () => {
   });
 
   it("drops the least recently used answers first", () => {
-    const small = new RecallCache(3 * 300);
+    const entry = 3 * 100 + 2 * "a".length + 512; // bytes, as set() counts them
+    const small = new RecallCache(3 * entry);
     small.set("a", "1", answer(100));
     small.set("b", "1", answer(100));
     small.set("c", "1", answer(100));

@@ -25,6 +25,9 @@ const utf8 = new TextEncoder();
 
 type Entry = { version: string; answer: RecallAnswer; bytes: number };
 
+/** What an entry costs beyond its answer: the map's slot, the entry and the version string, roughly. */
+const ENTRY_OVERHEAD_BYTES = 512;
+
 /** A bounded map from place to answer; the least recently used entries leave first. */
 export class RecallCache {
   private readonly entries = new Map<string, Entry>();
@@ -50,8 +53,8 @@ export class RecallCache {
   }
 
   set(key: string, version: string, answer: RecallAnswer): void {
-    // The bytes once, and about twice again as the objects they were made from.
-    const bytes = answer.json.byteLength * 3;
+    // The bytes once, about twice again as the objects they were made from, and the entry itself.
+    const bytes = answer.json.byteLength * 3 + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
     if (old) {
@@ -68,11 +71,10 @@ export class RecallCache {
   }
 }
 
-let processCache: RecallCache | null = null;
-
-/** This process's cache, sized by MNEMO_RECALL_CACHE_MB (read once; 0 keeps nothing). */
+/** This process's cache, sized by MNEMO_RECALL_CACHE_MB (read once; 0 keeps nothing); on globalThis, so the REST and MCP routes' copies of this module share one budget. */
 function recallCache(): RecallCache {
-  return (processCache ??= new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
+  const shared = globalThis as { mnemoRecallCache?: RecallCache };
+  return (shared.mnemoRecallCache ??= new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
 /** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
