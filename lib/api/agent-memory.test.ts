@@ -151,7 +151,11 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
     const answer = await recallForAgent(t.db, SCOUT, { channel: "support", asker: "max" });
     expect(answer.facts).toHaveLength(40);
     expect(answer.facts[0].body).toBe(RELEASES);
-    expect(answer.facts[1].body).toBe("Support note number 44.");
+    // Newest first; notes kept in the same millisecond tie on time (and then go by id).
+    const notes = answer.facts.slice(1);
+    const times = notes.map((fact) => fact.updated_at);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(notes.filter((fact) => fact.updated_at === times[0]).map((fact) => fact.body)).toContain("Support note number 44.");
     const place: Place = { workspaceId: "acme", channelId: "support", kind: "public", people: ["max"] };
     for (const fact of answer.facts) {
       expect(recallable({ workspaceId: "acme", scope: fact.scope, scopeRef: fact.scope_ref }, place)).toBe(true);
