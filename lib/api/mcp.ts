@@ -20,7 +20,7 @@ import {
   rememberOutput,
 } from "@/lib/validation/agent-api";
 import { forgetForAgent, rememberForAgent } from "./agent-memory";
-import { recallAnswer } from "./recall-cache";
+import { recallAnswer, recallOutputOf } from "./recall-cache";
 import type { AgentContext } from "./auth";
 import { toApiError } from "./errors";
 import { MAX_BODY_BYTES } from "./request";
@@ -74,7 +74,7 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
       outputSchema: recallOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (input) => toolResult(async () => (await recallAnswer(db, agent, input)).output),
+    (input) => toolResult(async () => recallOutputOf(await recallAnswer(db, agent, input))),
   );
   server.registerTool(
     "remember",

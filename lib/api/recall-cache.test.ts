@@ -17,7 +17,7 @@ import type { RecallInput } from "@/lib/validation/agent-api";
 import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { ApiError, jsonText } from "./errors";
-import { RecallCache, recallAnswer, type RecallAnswer } from "./recall-cache";
+import { RecallCache, recallAnswer, recallOutputOf, type RecallAnswer } from "./recall-cache";
 
 const SCOUT_KEY = `mnemo_${"s".repeat(40)}`;
 const ECHO_KEY = `mnemo_${"e".repeat(40)}`;
@@ -40,7 +40,7 @@ async function request(input: RecallInput, key = SCOUT_KEY): Promise<RecallAnswe
   return recallAnswer(t.db, await admit(key), input, cache);
 }
 
-const bodies = (answer: RecallAnswer) => answer.output.facts.map((fact) => fact.body);
+const bodies = (answer: RecallAnswer) => recallOutputOf(answer).facts.map((fact) => fact.body);
 
 async function refusalOf(action: () => Promise<unknown>): Promise<string> {
   try {
@@ -53,19 +53,20 @@ async function refusalOf(action: () => Promise<unknown>): Promise<string> {
 }
 
 describe("a kept answer", () => {
-  it("is reused while nothing changed, and its JSON is the output's", async () => {
+  it("is reused while nothing changed, and is what a fresh recall answers", async () => {
     const first = await request({ channel: "dm-ana", asker: "ana" });
     const second = await request({ channel: "dm-ana", asker: "ana" });
     expect(second).toBe(first);
-    expect(JSON.parse(new TextDecoder().decode(second.json))).toEqual(second.output);
+    expect(recallOutputOf(second)).toEqual(await recallForAgent(t.db, await admit(SCOUT_KEY), { channel: "dm-ana", asker: "ana" }));
     expect(bodies(second)).toContain("Ana prefers replies in Portuguese.");
   });
 
   it("serves the same bytes to response after response", async () => {
     const answer = await request({ channel: "general", asker: "ana" });
-    const texts = await Promise.all([1, 2, 3].map(() => jsonText(answer.json).text()));
-    expect(texts.map((text) => JSON.parse(text))).toEqual([answer.output, answer.output, answer.output]);
-    expect(answer.json.byteLength).toBeGreaterThan(0);
+    const texts = await Promise.all([1, 2, 3].map(() => jsonText(answer).text()));
+    const output = recallOutputOf(answer);
+    expect(texts.map((text) => JSON.parse(text))).toEqual([output, output, output]);
+    expect(output.facts.length).toBeGreaterThan(0);
   });
 
   it("is kept per agent, channel and asker", async () => {
@@ -93,11 +94,11 @@ describe("a change made through the app is seen on the next request", () => {
 
   it("a person unpinning a fact", async () => {
     const before = await request({ channel: "general", asker: "olivia" });
-    const releases = before.output.facts.find((fact) => fact.body === "Releases go out on Thursdays.")!;
+    const releases = recallOutputOf(before).facts.find((fact) => fact.body === "Releases go out on Thursdays.")!;
     expect(releases.pinned).toBe(true);
     await setPinned(t.db, { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" }, "scout", releases.id, false);
     const after = await request({ channel: "general", asker: "olivia" });
-    expect(after.output.facts.find((fact) => fact.id === releases.id)?.pinned).toBe(false);
+    expect(recallOutputOf(after).facts.find((fact) => fact.id === releases.id)?.pinned).toBe(false);
   });
 
   it("taking the asker out of a private channel refuses at once", async () => {
@@ -139,13 +140,10 @@ describe("a change made elsewhere is seen on the next request", () => {
 });
 
 describe("the budget", () => {
-  const answer = (size: number): RecallAnswer => ({
-    output: { place: { channel_id: "c", kind: "public", people: [] }, facts: [], section: null },
-    json: new Uint8Array(size),
-  });
+  const answer = (size: number): RecallAnswer => new Uint8Array(size);
 
   it("drops the least recently used answers first", () => {
-    const entry = 3 * 100 + 2 * "a".length + 512; // bytes, as set() counts them
+    const entry = 100 + 2 * "a".length + 512; // bytes, as set() counts them
     const small = new RecallCache(3 * entry);
     small.set("a", "1", answer(100));
     small.set("b", "1", answer(100));
@@ -204,7 +202,7 @@ async function fresh(input: RecallInput, agent: AgentContext): Promise<unknown> 
 
 async function throughCache(input: RecallInput): Promise<unknown> {
   try {
-    return (await request(input)).output;
+    return recallOutputOf(await request(input));
   } catch (error) {
     if (error instanceof ApiError) return `${error.status} ${error.code}`;
     throw error;

@@ -18,14 +18,25 @@ import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
 
-/** A recall answer, with its JSON made once, as the bytes every request it serves sends. */
-export type RecallAnswer = { output: RecallOutput; json: Uint8Array<ArrayBuffer> };
+/**
+ * A recall answer as the UTF-8 bytes of its JSON, made once for every request it
+ * serves. Only bytes are kept, not the objects they were made from: a buffer is
+ * one allocation outside the JavaScript heap, so thousands of kept answers add
+ * nothing for the garbage collector to walk.
+ */
+export type RecallAnswer = Uint8Array<ArrayBuffer>;
 
 const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** The answer as objects again, for a caller that needs them (MCP's structured content). */
+export function recallOutputOf(answer: RecallAnswer): RecallOutput {
+  return JSON.parse(fromUtf8.decode(answer)) as RecallOutput;
+}
 
 type Entry = { version: string; answer: RecallAnswer; bytes: number };
 
-/** What an entry costs beyond its answer: the map's slot, the entry and the version string, roughly. */
+/** What an entry costs beyond its bytes: the map's slot, the entry and the version string, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
 /** A bounded map from place to answer; the least recently used entries leave first. */
@@ -53,8 +64,7 @@ export class RecallCache {
   }
 
   set(key: string, version: string, answer: RecallAnswer): void {
-    // The bytes once, about twice again as the objects they were made from, and the entry itself.
-    const bytes = answer.json.byteLength * 3 + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    const bytes = answer.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
     if (old) {
@@ -87,8 +97,7 @@ export async function recallAnswer(
   const key = `${agent.agentId}\n${input.channel}\n${input.asker ?? ""}`;
   const kept = cache.get(key, agent.recallVersion);
   if (kept) return kept;
-  const output = await recallForAgent(db, agent, input);
-  const answer = { output, json: utf8.encode(JSON.stringify(output)) };
+  const answer = utf8.encode(JSON.stringify(await recallForAgent(db, agent, input)));
   cache.set(key, agent.recallVersion, answer);
   return answer;
 }

@@ -7,7 +7,7 @@ import { recallInput } from "@/lib/validation/agent-api";
 
 export const GET = agentRoute(
   (request) => parseQuery(request, ["channel", "asker"], recallInput),
-  async ({ input, agent, db }) => jsonText((await recallAnswer(db, agent, input)).json),
+  async ({ input, agent, db }) => jsonText(await recallAnswer(db, agent, input)),
 );
 
 export const POST = methodNotAllowed("GET");
