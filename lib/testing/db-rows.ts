@@ -4,7 +4,9 @@
  * by the authorization matrix and the fuzz tests, which share one database across
  * many calls (a fresh file per call would be too slow). Throttles and rate-limit
  * counters are bookkeeping, not data, and a key's "last used" moves on any
- * authenticated call, so neither is compared.
+ * authenticated call, so neither is compared; nor are the recall versions
+ * (agents.memory_version, workspaces.places_version), which triggers move with
+ * every change of data — including putting the seed back.
  */
 import type { Db } from "@/db/client";
 
@@ -38,10 +40,12 @@ export async function allRows(db: Db): Promise<Snapshot> {
   return out;
 }
 
-/** Every row, for comparing: without a key's "last used". */
+/** Every row, for comparing: without a key's "last used" or the recall versions. */
 export async function snapshot(db: Db): Promise<Snapshot> {
   const out = await allRows(db);
   for (const key of out.agent_keys) delete key.last_used_at;
+  for (const agent of out.agents) delete agent.memory_version;
+  for (const workspace of out.workspaces) delete workspace.places_version;
   return out;
 }
 
@@ -58,6 +62,10 @@ export async function restoreRows(db: Db, rows: Snapshot): Promise<void> {
     }),
   );
   await db.$client.batch([...statements, ...inserts], "write");
+  // Putting old rows back can bring old versions back with different data around
+  // them — what no running server ever sees (`mnemo restore` refuses while one
+  // runs) — so this process's kept recall answers go too.
+  delete (globalThis as { mnemoRecallCache?: unknown }).mnemoRecallCache;
 }
 
 /** Restores `seeded` if the data differs from `baseline` (its snapshot); true when it had to. */
