@@ -37,62 +37,29 @@ export type StoredFact = FactRow & { version: number; forgottenAt: string | null
 /** A fact as the Memory page lists it: with the name of the person who told it, if a person did. */
 export type ListedFact = StoredFact & { createdByName: string | null };
 
-const RECALL_COLUMNS = `id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind, source_ref,
-   source_label, source_channel_id, created_by, created_by_kind, pinned, corrected_at, version,
-   created_at, updated_at, forgotten_at`;
+/**
+ * A fact's columns for plain SQL (recall here, remember in writes.ts), under
+ * StoredFact's names; `pinned` comes back as 0 or 1 — storedFact makes it a boolean.
+ */
+export const FACT_COLUMNS = `id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef,
+  scope_label AS scopeLabel, body, source_kind AS sourceKind, source_ref AS sourceRef, source_label AS sourceLabel,
+  source_channel_id AS sourceChannelId, created_by AS createdBy, created_by_kind AS createdByKind, pinned,
+  corrected_at AS correctedAt, version, created_at AS createdAt, updated_at AS updatedAt, forgotten_at AS forgottenAt`;
 
-type RawFact = {
-  id: string;
-  agent_id: string;
-  workspace_id: string;
-  scope: string;
-  scope_ref: string;
-  scope_label: string | null;
-  body: string;
-  source_kind: string;
-  source_ref: string | null;
-  source_label: string | null;
-  source_channel_id: string | null;
-  created_by: string;
-  created_by_kind: string;
-  pinned: number;
-  corrected_at: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  forgotten_at: string | null;
-};
+/** A row read with FACT_COLUMNS. */
+export type FactColumnsRow = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
 
-function fromRaw(row: RawFact): StoredFact {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    workspaceId: row.workspace_id,
-    scope: row.scope,
-    scopeRef: row.scope_ref,
-    scopeLabel: row.scope_label,
-    body: row.body,
-    sourceKind: row.source_kind,
-    sourceRef: row.source_ref,
-    sourceLabel: row.source_label,
-    sourceChannelId: row.source_channel_id,
-    createdBy: row.created_by,
-    createdByKind: row.created_by_kind,
-    pinned: !!row.pinned,
-    correctedAt: row.corrected_at,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    forgottenAt: row.forgotten_at,
-  };
+export function storedFact(row: FactColumnsRow): StoredFact {
+  return { ...row, pinned: !!row.pinned };
 }
 
 /** One scope's newest facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
-const RECALL_BRANCH = `SELECT * FROM (SELECT ${RECALL_COLUMNS} FROM facts
+const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts
     WHERE agent_id = ? AND scope = ? AND scope_ref = ?
       AND forgotten_at IS NULL AND workspace_id = ?
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
-const RECALL_ORDER = ` ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT}`;
+// The branches' columns go by FACT_COLUMNS' names.
+const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
 /** Workspace and channel facts; with a third branch, a solo DM's person facts too. */
 export const RECALL_SQL = {
   twoScopes: [RECALL_BRANCH, RECALL_BRANCH].join(" UNION ALL ") + RECALL_ORDER,
@@ -110,9 +77,9 @@ export async function recall(db: Conn, agentId: string, place: Place): Promise<S
   const args = [agentId, "workspace", "", workspaceId, agentId, "channel", channelId, workspaceId];
   const person = soloPerson(place);
   const rows = person
-    ? await readAll<RawFact>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId])
-    : await readAll<RawFact>(db, RECALL_SQL.twoScopes, args);
-  return rows.map(fromRaw).filter((fact) => recallable(fact, place));
+    ? await readAll<FactColumnsRow>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId])
+    : await readAll<FactColumnsRow>(db, RECALL_SQL.twoScopes, args);
+  return rows.map(storedFact).filter((fact) => recallable(fact, place));
 }
 
 /** Where a listing resumes: the last fact of the previous page, in recall order. */

@@ -19,10 +19,8 @@ import {
   type Place,
   type Scope,
 } from "./rules";
-import { factColumns, type StoredFact } from "./store";
+import { FACT_COLUMNS, factColumns, storedFact, type FactColumnsRow, type StoredFact } from "./store";
 import { changeableSql, type SqlViewer } from "./visibility-sql";
-
-
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
@@ -62,18 +60,6 @@ async function liveCount(writes: Writes, agentId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** A fact's columns under StoredFact's names; `pinned` comes back as 0 or 1 (see storedFact). */
-const FACT_COLUMNS = `id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef,
-  scope_label AS scopeLabel, body, source_kind AS sourceKind, source_ref AS sourceRef, source_label AS sourceLabel,
-  source_channel_id AS sourceChannelId, created_by AS createdBy, created_by_kind AS createdByKind, pinned,
-  corrected_at AS correctedAt, version, created_at AS createdAt, updated_at AS updatedAt, forgotten_at AS forgottenAt`;
-
-type FactColumns = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
-
-function storedFact(row: FactColumns): StoredFact {
-  return { ...row, pinned: !!row.pinned };
-}
-
 // `id IS NOT ?` with null excepts nothing.
 const TWIN_SQL = `SELECT ${FACT_COLUMNS} FROM facts
   WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND body_key = ? AND forgotten_at IS NULL AND id IS NOT ?
@@ -85,7 +71,7 @@ async function findTwin(
   fact: { agentId: string; scope: string; scopeRef: string; bodyKey: string },
   exceptId: string | null = null,
 ): Promise<StoredFact | undefined> {
-  const [row] = await writes.all<FactColumns>(TWIN_SQL, [fact.agentId, fact.scope, fact.scopeRef, fact.bodyKey, exceptId]);
+  const [row] = await writes.all<FactColumnsRow>(TWIN_SQL, [fact.agentId, fact.scope, fact.scopeRef, fact.bodyKey, exceptId]);
   return row && storedFact(row);
 }
 
@@ -150,14 +136,14 @@ async function keepFact(writes: Writes, input: RememberInput, body: string): Pro
   if (twin) {
     // A person re-telling a fact also pins it, as every fact people add is pinned.
     const pin = input.pinned && !twin.pinned;
-    const [row] = await writes.all<FactColumns>(REFRESH_SQL, [at, pin ? 1 : 0, twin.id]);
+    const [row] = await writes.all<FactColumnsRow>(REFRESH_SQL, [at, pin ? 1 : 0, twin.id]);
     await recordEvent(writes, twin.id, "remember", input.by, twin.body, twin.body, at);
     if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
     return { status: "deduplicated", fact: storedFact(row) };
   }
   if ((await liveCount(writes, input.agentId)) >= MAX_FACTS) return { status: "memory_full" };
 
-  const [row] = await writes.all<FactColumns>(INSERT_SQL, [
+  const [row] = await writes.all<FactColumnsRow>(INSERT_SQL, [
     newId("fact"),
     input.agentId,
     input.workspaceId,
