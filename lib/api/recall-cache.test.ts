@@ -16,7 +16,7 @@ import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { RecallInput } from "@/lib/validation/agent-api";
 import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
-import { ApiError, jsonText } from "./errors";
+import { ApiError, jsonBytes } from "./errors";
 import { RecallCache, recallAnswer, recallOutputOf, type RecallAnswer } from "./recall-cache";
 
 const SCOUT_KEY = `mnemo_${"s".repeat(40)}`;
@@ -42,14 +42,14 @@ async function request(input: RecallInput, key = SCOUT_KEY): Promise<RecallAnswe
 
 const bodies = (answer: RecallAnswer) => recallOutputOf(answer).facts.map((fact) => fact.body);
 
-async function refusalOf(action: () => Promise<unknown>): Promise<string> {
+/** What a call answers, or its refusal as "status code". */
+async function outcome<T>(action: () => Promise<T>): Promise<T | string> {
   try {
-    await action();
+    return await action();
   } catch (error) {
     if (error instanceof ApiError) return `${error.status} ${error.code}`;
     throw error;
   }
-  return "answered";
 }
 
 describe("a kept answer", () => {
@@ -63,7 +63,7 @@ describe("a kept answer", () => {
 
   it("serves the same bytes to response after response", async () => {
     const answer = await request({ channel: "general", asker: "ana" });
-    const texts = await Promise.all([1, 2, 3].map(() => jsonText(answer).text()));
+    const texts = await Promise.all([1, 2, 3].map(() => jsonBytes(answer).text()));
     const output = recallOutputOf(answer);
     expect(texts.map((text) => JSON.parse(text))).toEqual([output, output, output]);
     expect(output.facts.length).toBeGreaterThan(0);
@@ -79,8 +79,8 @@ describe("a kept answer", () => {
   });
 
   it("is never kept for a refusal", async () => {
-    expect(await refusalOf(() => request({ channel: "leadership", asker: "ana" }))).toBe("403 cannot_read");
-    expect(await refusalOf(() => request({ channel: "lobby" }))).toBe("404 channel_not_found");
+    expect(await outcome(() => request({ channel: "leadership", asker: "ana" }))).toBe("403 cannot_read");
+    expect(await outcome(() => request({ channel: "lobby" }))).toBe("404 channel_not_found");
     expect(cache.size).toBe(0);
   });
 });
@@ -104,19 +104,19 @@ describe("a change made through the app is seen on the next request", () => {
   it("taking the asker out of a private channel refuses at once", async () => {
     expect(bodies(await request({ channel: "leadership", asker: "max" }))).toContain("The Q3 budget freeze lifts in October.");
     await removeChannelMember(t.db, OPERATOR, "acme", "leadership", "max");
-    expect(await refusalOf(() => request({ channel: "leadership", asker: "max" }))).toBe("403 cannot_read");
+    expect(await outcome(() => request({ channel: "leadership", asker: "max" }))).toBe("403 cannot_read");
   });
 
   it("a channel turned private refuses people outside it", async () => {
     expect(bodies(await request({ channel: "support", asker: "gus" }))).toContain("Refunds over $500 need a manager's approval.");
     await setChannelKind(t.db, OPERATOR, "acme", "support", "private");
-    expect(await refusalOf(() => request({ channel: "support", asker: "gus" }))).toBe("403 cannot_read");
+    expect(await outcome(() => request({ channel: "support", asker: "gus" }))).toBe("403 cannot_read");
   });
 
   it("removing a person from the workspace", async () => {
     expect(bodies(await request({ channel: "dm-gus", asker: "gus" }))).toContain("Gus is new; explain acronyms.");
     await removePerson(t.db, OPERATOR, "acme", "gus");
-    expect(await refusalOf(() => request({ channel: "dm-gus", asker: "gus" }))).toBe("404 asker_not_member");
+    expect(await outcome(() => request({ channel: "dm-gus", asker: "gus" }))).toBe("404 asker_not_member");
   });
 });
 
@@ -135,7 +135,7 @@ describe("a change made elsewhere is seen on the next request", () => {
   it("by plain SQL deleting a user, whose memberships go by cascade", async () => {
     await request({ channel: "dm-ana", asker: "ana" });
     await t.db.$client.execute("DELETE FROM users WHERE id = 'ana'");
-    expect(await refusalOf(() => request({ channel: "dm-ana", asker: "ana" }))).toBe("404 asker_not_member");
+    expect(await outcome(() => request({ channel: "dm-ana", asker: "ana" }))).toBe("404 asker_not_member");
   });
 });
 
@@ -191,23 +191,8 @@ const PLACES: RecallInput[] = [
   ),
 ];
 
-async function fresh(input: RecallInput, agent: AgentContext): Promise<unknown> {
-  try {
-    return await recallForAgent(t.db, agent, input);
-  } catch (error) {
-    if (error instanceof ApiError) return `${error.status} ${error.code}`;
-    throw error;
-  }
-}
-
-async function throughCache(input: RecallInput): Promise<unknown> {
-  try {
-    return recallOutputOf(await request(input));
-  } catch (error) {
-    if (error instanceof ApiError) return `${error.status} ${error.code}`;
-    throw error;
-  }
-}
+const fresh = (input: RecallInput, agent: AgentContext) => outcome(() => recallForAgent(t.db, agent, input));
+const throughCache = (input: RecallInput) => outcome(async () => recallOutputOf(await request(input)));
 
 describe("whatever changes", () => {
   it("every place answers through the cache as a fresh recall does", async () => {
