@@ -31,9 +31,9 @@ export function apiError(
 /** Responses of the API are about one agent's memory: never cached anywhere. */
 export const NO_STORE = { "Cache-Control": "no-store" } as const;
 
-/** A response whose body is JSON made already (text or its UTF-8 bytes), with the same headers as `json`. */
-export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): Response {
-  return new Response(body, { status, headers: { ...NO_STORE, "Content-Type": "application/json" } });
+/** A 200 response whose body is JSON made already, as UTF-8 bytes, with the same headers as `json`. */
+export function jsonBytes(body: Uint8Array<ArrayBuffer>): Response {
+  return new Response(body, { headers: { ...NO_STORE, "Content-Type": "application/json" } });
 }
 
 /** A JSON response with the API's headers. */

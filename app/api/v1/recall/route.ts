@@ -1,5 +1,5 @@
 /** GET /api/v1/recall?channel=<id>&asker=<user id>: what the agent recalls there (SPEC §5). */
-import { jsonText } from "@/lib/api/errors";
+import { jsonBytes } from "@/lib/api/errors";
 import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
 import { recallAnswer } from "@/lib/api/recall-cache";
 import { parseQuery } from "@/lib/api/request";
@@ -7,7 +7,7 @@ import { recallInput } from "@/lib/validation/agent-api";
 
 export const GET = agentRoute(
   (request) => parseQuery(request, ["channel", "asker"], recallInput),
-  async ({ input, agent, db }) => jsonText(await recallAnswer(db, agent, input)),
+  async ({ input, agent, db }) => jsonBytes(await recallAnswer(db, agent, input)),
 );
 
 export const POST = methodNotAllowed("GET");
