@@ -75,7 +75,11 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     const requests = recallRequests(data.recallers);
     // Warm-up: every load the run makes, at every concurrency, so "after warm-up" is a process at its working size.
     const timeline: { after: string; mb: number }[] = [];
-    const mark = (after: string) => timeline.push({ after, mb: rssMb(server.pid()) });
+    const mark = (after: string) => {
+      const mb = rssMb(server.pid());
+      timeline.push({ after, mb });
+      return mb;
+    };
     mark("start");
     // As long as one measured slice: V8 grows its heap over the first thousands of requests before it levels off.
     const warmSeconds = Math.max(2, seconds / ROUNDS);
@@ -85,19 +89,11 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     }
     await remember(server.url, data.rememberers, 16, 2, `${runId}-${size}-warm`);
     await measurePage(server.url, data, 5);
-    mark("warm-up");
-    const afterWarmUpMb = rssMb(server.pid());
+    const afterWarmUpMb = mark("warm-up");
     const load: SizeResult["load"] = [];
     for (const c of CONCURRENCY) {
       console.log(`[${size}] health and recall at concurrency ${c}…`);
-      // Alternating slices, so other work on the machine weighs on both sides alike.
-      const h: LoadResult[] = [];
-      const r: LoadResult[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        h.push(await health(server.url, c, seconds / ROUNDS));
-        r.push(await recall(server.url, requests, c, seconds / ROUNDS));
-      }
-      load.push({ concurrency: c, health: combine(h), recall: combine(r) });
+      load.push({ concurrency: c, ...(await alternate(server.url, requests, c)) });
       mark(`c${c}`);
     }
     console.log(`[${size}] remember…`);
@@ -105,14 +101,24 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     mark("remember");
     console.log(`[${size}] Memory page…`);
     const page = await measurePage(server.url, data, full ? 40 : 15);
-    mark("Memory page");
-    const afterMb = rssMb(server.pid());
+    const afterMb = mark("Memory page");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
     return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline } };
   } finally {
     await server.stop();
   }
+}
+
+/** The floor and recall at concurrency `c`, in alternating slices, so other work on the machine weighs on both alike. */
+async function alternate(url: string, requests: ReturnType<typeof recallRequests>, c: number) {
+  const h: LoadResult[] = [];
+  const r: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    h.push(await health(url, c, seconds / ROUNDS));
+    r.push(await recall(url, requests, c, seconds / ROUNDS));
+  }
+  return { health: combine(h), recall: combine(r) };
 }
 
 /** The same recall load on a server started with MNEMO_RECALL_CACHE_MB=0, beside its own floor. */
@@ -122,13 +128,7 @@ async function measureNothingKept(size: number, url: string, port: number, reque
   try {
     measureCpuOf(server.pid);
     await recall(server.url, requests, 16, 2);
-    const h: LoadResult[] = [];
-    const r: LoadResult[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      h.push(await health(server.url, 16, seconds / ROUNDS));
-      r.push(await recall(server.url, requests, 16, seconds / ROUNDS));
-    }
-    return { health: combine(h), recall: combine(r) };
+    return await alternate(server.url, requests, 16);
   } finally {
     await server.stop();
   }
