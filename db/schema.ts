@@ -31,6 +31,12 @@ export const users = sqliteTable("users", {
   image: text("image"),
   /** argon2id; null for people who only sign in with OAuth or have not accepted an invite yet. */
   passwordHash: text("password_hash"),
+  /**
+   * Carried in every session token and compared on every request (lib/auth/session.ts):
+   * signing out, a password reset, or leaving one's last workspace bumps it, which
+   * ends every session of this person at once, on every device.
+   */
+  sessionVersion: integer("session_version").notNull().default(0),
   createdAt: text("created_at").notNull().default(now),
 });
 
@@ -327,27 +333,34 @@ export const apiRateLimits = sqliteTable("api_rate_limits", {
 // --- Running a workspace ---
 
 /**
- * One-time invitations: an owner adds a person by email who has no account yet.
- * Only the SHA-256 of the token is stored; the link is shown once to the owner.
+ * Invitations waiting to be accepted: an owner asked (workspace, email) to join
+ * with a role. An invitation is not a membership and makes no account: only
+ * whoever holds its link, and is (or becomes) the account with that email,
+ * accepts it, and accepting grants this workspace and nothing else. Only the
+ * SHA-256 of the token is stored; the link is shown once to the owner. A row
+ * lives until it is accepted, declined or cancelled.
  */
 export const invites = sqliteTable(
-  "invites",
+  "workspace_invites",
   {
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    /** The person the invite creates; their account exists with no password until they accept. */
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Lower-case. Whoever accepts must be signed in as this email, or create the account for it. */
+    email: text("email").notNull(),
+    /** The name the owner typed, offered to someone new as their account's name. */
+    name: text("name"),
+    role: text("role", { enum: ROLES }).notNull().default("member"),
     tokenHash: text("token_hash").notNull().unique(),
     invitedBy: text("invited_by").notNull(),
     createdAt: text("created_at").notNull().default(now),
     expiresAt: text("expires_at").notNull(),
-    acceptedAt: text("accepted_at"),
   },
-  (t) => [index("invites_workspace_idx").on(t.workspaceId), index("invites_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("workspace_invites_workspace_email_idx").on(t.workspaceId, t.email),
+    check("workspace_invites_role_check", sql`${t.role} in ('owner', 'member')`),
+  ],
 );
 
 /**
