@@ -9,7 +9,7 @@ import { FormProblem } from "./form-problem";
 import { SecretReveal } from "./secret-reveal";
 import { useAdminAction } from "./use-admin-action";
 
-/** Add a person by email: an account joins at once, a new email gets an invite link to pass on. */
+/** Add a person by email: always an invite link to pass on; they join when they accept it. */
 export function AddPersonForm({ workspace, action }: { workspace: string; action: (data: FormData) => Promise<InviteState> }) {
   const [state, submit, pending] = useAdminAction(action);
   const form = useRef<HTMLFormElement>(null);
@@ -26,7 +26,7 @@ export function AddPersonForm({ workspace, action }: { workspace: string; action
         <input type="hidden" name="workspace" value={workspace} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Email" id="person-email" name="email" type="email" autoComplete="off" required />
-          <Field label="Name (for someone new)" id="person-name" name="name" autoComplete="off" maxLength={80} />
+          <Field label="Name (optional)" id="person-name" name="name" autoComplete="off" maxLength={80} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <Select label="Role" id="person-role" name="role" defaultValue="member">
@@ -35,7 +35,8 @@ export function AddPersonForm({ workspace, action }: { workspace: string; action
           </Select>
         </div>
         <p className="text-xs text-slate-500">
-          Someone with an account joins at once. Someone new gets a link to set a password, which you pass on.
+          You get a link to pass on. They join when they open it: signed in with their Mnemo account if they have
+          one, or by choosing a password.
         </p>
         <FormProblem state={state} label="Add person problem" />
         <div>

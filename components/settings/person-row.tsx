@@ -4,9 +4,8 @@ import { startTransition, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/select";
-import type { AdminState, InviteState } from "@/lib/actions/admin-states";
+import type { AdminState } from "@/lib/actions/admin-states";
 import { FormProblem } from "./form-problem";
-import { SecretReveal } from "./secret-reveal";
 import { useAdminAction } from "./use-admin-action";
 
 export type PersonView = {
@@ -14,7 +13,6 @@ export type PersonView = {
   name: string;
   email: string;
   role: "owner" | "member";
-  awaitingPassword: boolean;
   isYou: boolean;
   /** The workspace's only owner: their role and membership can't change. */
   lastOwner: boolean;
@@ -23,14 +21,12 @@ export type PersonView = {
 type Actions = {
   changeRole: (data: FormData) => Promise<AdminState>;
   remove: (data: FormData) => Promise<AdminState>;
-  renewInvite: (data: FormData) => Promise<InviteState>;
 };
 
-/** One person: their role (select, then Save), a new invite link while they have no password, and Remove. */
+/** One person: their role (select, then Save), and Remove. */
 export function PersonRow({ workspace, workspaceName, person, actions }: { workspace: string; workspaceName: string; person: PersonView; actions: Actions }) {
   const [roleState, changeRole, changing] = useAdminAction(actions.changeRole);
   const [removeState, remove, removing] = useAdminAction(actions.remove);
-  const [inviteState, renew, renewing] = useAdminAction(actions.renewInvite);
   const [confirming, setConfirming] = useState(false);
   const id = useId();
   const noteId = `${id}-last-owner`;
@@ -56,19 +52,6 @@ export function PersonRow({ workspace, workspaceName, person, actions }: { works
         </div>
         <span className="text-xs font-medium uppercase tracking-wide text-slate-500">{person.role}</span>
       </div>
-      {person.awaitingPassword ? (
-        <form action={renew} className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
-          <input type="hidden" name="workspace" value={workspace} />
-          <input type="hidden" name="userId" value={person.id} />
-          <span>Invited; hasn&apos;t set a password yet.</span>
-          <Button type="submit" variant="secondary" disabled={renewing}>
-            New invite link
-          </Button>
-        </form>
-      ) : null}
-      {inviteState.status === "invited" ? (
-        <SecretReveal label={`Invite link for ${person.name}`} value={`${window.location.origin}${inviteState.link}`} warning={inviteState.message} />
-      ) : null}
       <div className="flex flex-wrap items-end gap-3">
         <form action={changeRole} className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="workspace" value={workspace} />

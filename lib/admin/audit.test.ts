@@ -9,7 +9,8 @@ import { createAgentKey, revokeAgentKey } from "./agent-keys";
 import { createAgent, deleteAgent, renameAgent } from "./agents";
 import { listAudit } from "./audit";
 import { addChannelMember, createChannel, removeChannelMember, renameChannel, setChannelKind } from "./channels";
-import { addPerson, changeRole, listPeople, removePerson, renewInvite } from "./people";
+import { cancelInvite, listInvites, renewInvite } from "./invites";
+import { addPerson, changeRole, removePerson } from "./people";
 
 const db = freshDemoForEachTest();
 const OLIVIA = { id: "olivia", name: "Olivia Owen" };
@@ -20,7 +21,10 @@ describe("listAudit", () => {
     await addPerson(db(), OLIVIA, "acme", { email: "gina@globex.test" });
     const invited = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
     if (invited.status !== "invited") throw new Error("expected an invite");
-    await renewInvite(db(), OLIVIA, "acme", await piaId());
+    const waiting = await listInvites(db(), "acme");
+    const pia = waiting.find((invite) => invite.email === "pia@acme.test");
+    await renewInvite(db(), OLIVIA, "acme", pia?.id ?? "");
+    await cancelInvite(db(), OLIVIA, "acme", waiting.find((invite) => invite.email === "gina@globex.test")?.id ?? "");
     await changeRole(db(), OLIVIA, "acme", "max", "owner");
     await removePerson(db(), OLIVIA, "acme", "gus");
     await createChannel(db(), OLIVIA, "acme", { name: "launch", kind: "public" });
@@ -36,9 +40,10 @@ describe("listAudit", () => {
 
     const events = await listAudit(db(), "acme");
     expect(events.map((e) => e.action).reverse()).toEqual([
-      "member.add",
+      "member.invite",
       "member.invite",
       "invite.renew",
+      "invite.cancel",
       "member.role",
       "member.remove",
       "channel.create",
@@ -72,9 +77,3 @@ describe("listAudit", () => {
     expect(last.map((e) => e.summary)).toEqual(["#one (public)"]);
   });
 });
-
-async function piaId(): Promise<string> {
-  const person = (await listPeople(db(), "acme")).find((p) => p.email === "pia@acme.test");
-  if (!person) throw new Error("pia was not added");
-  return person.id;
-}

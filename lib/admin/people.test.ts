@@ -5,11 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { channelMembers, facts, invites, memberships, users } from "@/db/schema";
+import { sessionVersionOf } from "@/lib/auth/session-version";
 import { PlaceError } from "@/lib/memory/place";
 import { freshDemoForEachTest, recalledFor, seenBy } from "@/lib/testing/demo-db";
 import { listAudit } from "./audit";
-import { hashInviteToken, openInvite } from "./invites";
-import { addPerson, changeRole, listPeople, removePerson, renewInvite } from "./people";
+import { answerInvite, hashInviteToken, openInvite } from "./invites";
+import { addPerson, changeRole, listPeople, removePerson } from "./people";
 
 const db = freshDemoForEachTest();
 const OLIVIA = { id: "olivia", name: "Olivia Owen" };
@@ -37,75 +38,49 @@ describe("listPeople", () => {
       ["gus", "member"],
       ["max", "member"],
     ]);
-    expect(people[0]).toMatchObject({ name: "Olivia Owen", email: "olivia@acme.test", awaitingPassword: false });
+    expect(people[0]).toMatchObject({ name: "Olivia Owen", email: "olivia@acme.test" });
     expect((await listPeople(db(), "globex")).map((p) => p.id)).toEqual(["gina"]);
   });
 });
 
 describe("addPerson", () => {
-  it("lets an existing account join as a member, once", async () => {
-    expect(await addPerson(db(), OLIVIA, "acme", { email: " Gina@Globex.test " })).toEqual({
-      status: "joined",
-      name: "Gina Grant",
-    });
-    expect(await roleOf("gina")).toBe("member");
+  it("invites an existing account, who is not a member until they answer the link themselves", async () => {
+    const result = await addPerson(db(), OLIVIA, "acme", { email: " Gina@Globex.test " });
+    expect(result).toEqual({ status: "invited", email: "gina@globex.test", token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(await roleOf("gina")).toBeNull();
     expect(await roleOf("gina", "globex")).toBe("owner");
-    expect(await addPerson(db(), OLIVIA, "acme", { email: "gina@globex.test", role: "owner" })).toEqual({
-      status: "already_member",
-      name: "Gina Grant",
-    });
-    expect(await roleOf("gina")).toBe("member");
-    expect(await auditActions()).toEqual([["member.add", "Gina Grant <gina@globex.test> as member"]]);
+    expect(await auditActions()).toEqual([["member.invite", "gina@globex.test as member"]]);
   });
 
-  it("creates an unknown email's account without a password, with a 7-day invite stored only as a hash", async () => {
+  it("answers a known and an unknown address alike, naming no one", async () => {
+    const known = await addPerson(db(), OLIVIA, "acme", { email: "gina@globex.test", role: "owner" });
+    const unknown = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test", role: "owner" });
+    expect({ ...known, email: "", token: "" }).toEqual({ ...unknown, email: "", token: "" });
+    expect(JSON.stringify(known)).not.toContain("Gina Grant");
+  });
+
+  it("refuses someone already in the workspace, and re-adding replaces the link", async () => {
+    expect(await addPerson(db(), OLIVIA, "acme", { email: "max@acme.test" })).toEqual({ status: "already_member", email: "max@acme.test" });
+    const first = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
+    const second = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test", role: "owner" });
+    if (first.status !== "invited" || second.status !== "invited") throw new Error("expected invites");
+    expect(await openInvite(db(), first.token, null)).toBeNull();
+    expect(await openInvite(db(), second.token, null)).toMatchObject({ role: "owner" });
+  });
+
+  it("stores a 7-day invitation only as a hash, and makes no account", async () => {
     const before = Date.now();
     const result = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test", name: "Pia Park", role: "owner" });
-    expect(result).toEqual({ status: "invited", name: "Pia Park", token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-    if (result.status !== "invited") return;
-
-    const [user] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
-    expect(user).toMatchObject({ name: "Pia Park", passwordHash: null });
-    expect(await roleOf(user.id)).toBe("owner");
-    const stored = await db().select().from(invites).where(eq(invites.userId, user.id));
+    if (result.status !== "invited") throw new Error("expected an invite");
+    expect(await db().select().from(users).where(eq(users.email, "pia@acme.test"))).toEqual([]);
+    const stored = await db().select().from(invites).where(eq(invites.email, "pia@acme.test"));
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ workspaceId: "acme", tokenHash: hashInviteToken(result.token), acceptedAt: null });
+    expect(stored[0]).toMatchObject({ workspaceId: "acme", name: "Pia Park", role: "owner", tokenHash: hashInviteToken(result.token) });
     expect(JSON.stringify(stored)).not.toContain(result.token);
     const days = (new Date(stored[0].expiresAt).getTime() - before) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThan(7.01);
-
-    expect(await openInvite(db(), result.token)).toEqual({
-      email: "pia@acme.test",
-      name: "Pia Park",
-      workspaceName: "Acme",
-    });
-    expect((await listPeople(db(), "acme")).find((p) => p.id === user.id)?.awaitingPassword).toBe(true);
-    expect(await auditActions()).toEqual([["member.invite", "Pia Park <pia@acme.test> as owner"]]);
-  });
-
-  it("invites an account that never set a password to a second workspace too", async () => {
-    await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
-    const second = await addPerson(db(), { id: "gina", name: "Gina Grant" }, "globex", { email: "pia@acme.test" });
-    expect(second).toMatchObject({ status: "invited", name: "pia" });
-  });
-});
-
-describe("renewInvite", () => {
-  it("makes a new link for a member still without a password, and the old link stops working", async () => {
-    const first = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
-    if (first.status !== "invited") throw new Error("expected an invite");
-    const [pia] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
-    const renewed = await renewInvite(db(), OLIVIA, "acme", pia.id);
-    if (renewed.status !== "invited") throw new Error("expected a new invite");
-    expect(await openInvite(db(), first.token)).toBeNull();
-    expect(await openInvite(db(), renewed.token)).toMatchObject({ email: "pia@acme.test" });
-  });
-
-  it("refuses people who can already sign in, and people of other workspaces", async () => {
-    expect(await renewInvite(db(), OLIVIA, "acme", "max")).toEqual({ status: "not_found" });
-    expect(await renewInvite(db(), OLIVIA, "acme", "gina")).toEqual({ status: "not_found" });
-    expect(await db().select().from(invites)).toEqual([]);
+    expect(await auditActions()).toEqual([["member.invite", "pia@acme.test as owner"]]);
   });
 });
 
@@ -172,7 +147,9 @@ describe("removePerson", () => {
     expect(await db().select().from(facts).where(eq(facts.body, MAX_ON_CALL))).toHaveLength(1);
     expect(await seenBy(db(), "olivia")).not.toContain(MAX_ON_CALL);
 
-    expect(await addPerson(db(), OLIVIA, "acme", { email: "max@acme.test" })).toEqual({ status: "joined", name: "Max Mills" });
+    const back = await addPerson(db(), OLIVIA, "acme", { email: "max@acme.test" });
+    if (back.status !== "invited") throw new Error("expected an invite");
+    expect(await answerInvite(db(), back.token, { id: "max", name: "Max Mills", email: "max@acme.test" }, "join")).toMatchObject({ status: "joined" });
     const seen = await seenBy(db(), "max");
     expect(seen).toContain(MAX_ON_CALL);
     // His channels did not come back with him.
@@ -181,16 +158,22 @@ describe("removePerson", () => {
     expect(await seenBy(db(), "olivia")).not.toContain(MAX_ON_CALL);
     expect(await auditActions()).toEqual([
       ["member.remove", "Max Mills <max@acme.test>"],
-      ["member.add", "Max Mills <max@acme.test> as member"],
+      ["member.invite", "max@acme.test as member"],
+      ["invite.accept", "Max Mills <max@acme.test> as member"],
     ]);
   });
 
-  it("voids a waiting invite of the person removed", async () => {
-    const invited = await addPerson(db(), OLIVIA, "acme", { email: "pia@acme.test" });
-    if (invited.status !== "invited") throw new Error("expected an invite");
-    const [pia] = await db().select().from(users).where(eq(users.email, "pia@acme.test"));
-    await removePerson(db(), OLIVIA, "acme", pia.id);
-    expect(await openInvite(db(), invited.token)).toBeNull();
+  it("ends every session of a person removed from their last workspace, and only then", async () => {
+    await addPerson(db(), OLIVIA, "acme", { email: "gina@globex.test" }).then(async (invited) => {
+      if (invited.status !== "invited") throw new Error("expected an invite");
+      await answerInvite(db(), invited.token, { id: "gina", name: "Gina Grant", email: "gina@globex.test" }, "join");
+    });
+    const before = await sessionVersionOf(db(), "gina");
+    await removePerson(db(), OLIVIA, "acme", "gina");
+    expect(await sessionVersionOf(db(), "gina")).toBe(before); // still in Globex
+    const maxBefore = await sessionVersionOf(db(), "max");
+    await removePerson(db(), OLIVIA, "acme", "max");
+    expect(await sessionVersionOf(db(), "max")).toBe(maxBefore + 1);
   });
 
   it("answers not_found for people outside the workspace, and changes nothing", async () => {

@@ -11,8 +11,8 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
-import { invites, memberships, users, type Role } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { memberships, users, type Role } from "@/db/schema";
+import { endSessions } from "@/lib/auth/session-version";
 import { handleOf } from "@/lib/memory/place";
 import { recordAudit, type AuditActor } from "./audit";
 import { issueInvite } from "./invites";
@@ -23,13 +23,11 @@ export type Person = {
   email: string;
   role: Role;
   joinedAt: string;
-  /** No way to sign in yet: no password and no OAuth account. An owner can make them a new invite link. */
-  awaitingPassword: boolean;
 };
 
 const displayName = (person: { name: string | null; email: string }) => person.name ?? handleOf(person.email);
 
-/** Everyone in the workspace, owners first, then by name. */
+/** Everyone in the workspace, owners first, then by name. (Invitations still waiting: `listInvites`.) */
 export async function listPeople(db: Conn, workspaceId: string): Promise<Person[]> {
   const rows = await db
     .select({
@@ -38,27 +36,26 @@ export async function listPeople(db: Conn, workspaceId: string): Promise<Person[
       email: users.email,
       role: memberships.role,
       joinedAt: memberships.createdAt,
-      awaitingPassword: sql<number>`(${users.passwordHash} IS NULL
-        AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = ${users.id}))`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.workspaceId, workspaceId))
     .orderBy(sql`${memberships.role} <> 'owner'`, asc(sql`coalesce(${users.name}, ${users.email})`));
-  return rows.map((row) => ({ ...row, name: displayName(row), awaitingPassword: Boolean(row.awaitingPassword) }));
+  return rows.map((row) => ({ ...row, name: displayName(row) }));
 }
 
 export type AddPersonResult =
-  | { status: "joined"; name: string }
-  /** A new account (or one that never set a password): the link is shown to the owner once. */
-  | { status: "invited"; name: string; token: string }
-  | { status: "already_member"; name: string };
+  /** The link is shown to the owner once, to pass on. */
+  | { status: "invited"; email: string; token: string }
+  | { status: "already_member"; email: string };
 
 /**
- * Adds a person by email. An existing account joins at once; an unknown email gets
- * an account with no password and an invite (as does an account that never set
- * one, so they can). Coming back after being removed restores nothing but the
- * membership: their person facts were theirs all along, their channels are not.
+ * Adds a person by email: always an invitation with a link, whether or not the
+ * email has an account, so the answer says nothing about other workspaces or
+ * people; nobody joins until they accept it themselves (lib/admin/invites.ts).
+ * Adding an address again replaces its link. Someone coming back after being
+ * removed gets nothing but the membership: their person facts were theirs all
+ * along, their channels are not.
  */
 export async function addPerson(
   db: Conn,
@@ -69,66 +66,16 @@ export async function addPerson(
   const email = input.email.trim().toLowerCase();
   const role = input.role ?? "member";
   return db.transaction(async (tx) => {
-    let [user] = await tx
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        canSignIn: sql<number>`(${users.passwordHash} IS NOT NULL
-          OR EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = ${users.id}))`,
-      })
-      .from(users)
-      .where(eq(users.email, email))
-      .limit(1);
-    if (!user) {
-      const id = newId("user");
-      await tx.insert(users).values({ id, email, name: input.name ?? null });
-      user = { id, name: input.name ?? null, email, canSignIn: 0 };
-    }
-    const name = displayName(user);
-    const joined = await tx
-      .insert(memberships)
-      .values({ workspaceId, userId: user.id, role })
-      .onConflictDoNothing()
-      .returning({ userId: memberships.userId });
-    if (!joined.length) return { status: "already_member", name };
-
-    const summary = `${name} <${email}> as ${role}`;
-    if (user.canSignIn) {
-      await recordAudit(tx, workspaceId, actor, "member.add", summary);
-      return { status: "joined", name };
-    }
-    const token = await issueInvite(tx, workspaceId, user.id, actor.id);
-    await recordAudit(tx, workspaceId, actor, "member.invite", summary);
-    return { status: "invited", name, token };
-  });
-}
-
-/** A new invite link for a member who has not set a password yet; earlier links stop working. */
-export async function renewInvite(
-  db: Conn,
-  actor: AuditActor,
-  workspaceId: string,
-  userId: string,
-): Promise<{ status: "invited"; name: string; token: string } | { status: "not_found" }> {
-  return db.transaction(async (tx) => {
-    const [person] = await tx
-      .select({ id: users.id, name: users.name, email: users.email })
+    const [member] = await tx
+      .select({ userId: memberships.userId })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
-      .where(
-        and(
-          eq(memberships.workspaceId, workspaceId),
-          eq(memberships.userId, userId),
-          sql`${users.passwordHash} IS NULL`,
-          sql`NOT EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = ${users.id})`,
-        ),
-      )
+      .where(and(eq(memberships.workspaceId, workspaceId), eq(users.email, email)))
       .limit(1);
-    if (!person) return { status: "not_found" };
-    const token = await issueInvite(tx, workspaceId, userId, actor.id);
-    await recordAudit(tx, workspaceId, actor, "invite.renew", `${displayName(person)} <${person.email}>`);
-    return { status: "invited", name: displayName(person), token };
+    if (member) return { status: "already_member", email };
+    const token = await issueInvite(tx, actor, workspaceId, { email, name: input.name?.trim() || null, role });
+    await recordAudit(tx, workspaceId, actor, "member.invite", `${email} as ${role}`);
+    return { status: "invited", email, token };
   });
 }
 
@@ -207,8 +154,9 @@ export async function removePerson(
       )
       .returning({ userId: memberships.userId });
     if (!removed.length) return { status: "last_owner", name };
-    // A link still waiting would let them set a password for a workspace they are no longer in.
-    await tx.delete(invites).where(and(eq(invites.workspaceId, workspaceId), eq(invites.userId, userId)));
+    // Out of every workspace, their sessions have nothing left to open: end them.
+    const [stillIn] = await tx.select({ id: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, userId)).limit(1);
+    if (!stillIn) await endSessions(tx, userId);
     await recordAudit(tx, workspaceId, actor, "member.remove", `${name} <${before.email}>`);
     return { status: "removed", name };
   });

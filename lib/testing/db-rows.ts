@@ -21,7 +21,7 @@ export const DATA_TABLES = [
   "agent_keys",
   "facts",
   "fact_events",
-  "invites",
+  "workspace_invites",
   "audit_events",
 ] as const;
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { CHANNEL_KINDS, ROLES } from "@/db/schema";
 import { MAX_KEY_NAME } from "@/lib/admin/agent-keys";
-import { accountEmail, newPassword, workspaceName } from "./accounts";
+import { accountEmail, newPassword, personName, workspaceName } from "./accounts";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -36,6 +36,9 @@ export const addPersonInput = workspaceTarget.extend({
 });
 
 export const personTarget = workspaceTarget.extend({ userId: id });
+
+/** A waiting invitation of the workspace, by its id (renew its link, or cancel it). */
+export const inviteTarget = workspaceTarget.extend({ inviteId: id });
 
 export const changeRoleInput = personTarget.extend({ role });
 
@@ -67,6 +70,11 @@ export const setChannelKindInput = channelTarget.extend({ kind: channelKind });
 
 export const channelMemberInput = channelTarget.extend({
   userId: z.string({ error: "Choose a person." }).trim().min(1, "Choose a person.").max(200),
+});
+
+/** The number of facts the owner was told the person will see; absent until they confirm. */
+export const addChannelMemberInput = channelMemberInput.extend({
+  confirmedFacts: z.coerce.number({ error: "Confirm again." }).int("Confirm again.").min(0, "Confirm again.").optional(),
 });
 
 // --- Agents and keys ---
@@ -117,9 +125,11 @@ export const createWorkspaceInput = z.object({ name: workspaceName });
 /** What an invite link carries: 32 random bytes, base64url. */
 export const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
+/** Someone new accepting an invitation: the account's name and password. */
 export const acceptInviteInput = z
   .object({
     token: inviteToken,
+    name: personName,
     password: newPassword,
     confirm: z.string({ error: "Type the password again." }),
   })
@@ -127,6 +137,9 @@ export const acceptInviteInput = z
     message: "The two passwords don't match. Type the same password twice.",
     path: ["confirm"],
   });
+
+/** A signed-in person answering an invitation to their own email. */
+export const answerInviteInput = z.object({ token: inviteToken, answer: z.enum(["join", "decline"]) });
 
 /** The audit page's URL: where the list resumes. Anything unrecognised is dropped. */
 export const auditPageParams = z.object({

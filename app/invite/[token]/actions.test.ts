@@ -1,14 +1,16 @@
 /**
- * Accepting an invite through the public action, on a fresh demo file per test.
- * Doubles: Auth.js's signIn (it needs a request), its error class, and Next's redirect.
+ * Answering an invite through the public actions, on a fresh demo file per test.
+ * Doubles: Auth.js's signIn (it needs a request), its error class, Next's
+ * redirect, and who is signed in.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { users } from "@/db/schema";
 import { addPerson } from "@/lib/admin/people";
 import { verifyPassword } from "@/lib/auth/password";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
-import { INVITE_UNUSABLE } from "./messages";
+import type { SignedInUser } from "@/lib/auth/session";
+import { ACCOUNT_EXISTS, INVITE_UNUSABLE } from "./messages";
 
 const doubles = vi.hoisted(() => ({
   // Typed with its arguments so the test can check what it was called with.
@@ -18,6 +20,12 @@ const doubles = vi.hoisted(() => ({
   redirect: vi.fn((to: string) => {
     throw new Error(`NEXT_REDIRECT ${to}`);
   }),
+  user: null as SignedInUser | null,
+}));
+
+vi.mock("@/lib/auth/session", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
+  currentUser: async () => doubles.user,
 }));
 
 vi.mock("@/lib/auth", () => ({ signIn: doubles.signIn }));
@@ -33,6 +41,7 @@ const testDb = appDemoDbForEachTest(async (t) => {
 });
 
 beforeEach(() => {
+  doubles.user = null;
   doubles.signIn.mockClear();
   doubles.redirect.mockClear();
 });
@@ -45,18 +54,18 @@ function form(fields: Record<string, string>): FormData {
 
 async function piaHash() {
   const [pia] = await testDb().db.select().from(users).where(eq(users.email, "pia@acme.test"));
-  return pia.passwordHash;
+  return pia?.passwordHash ?? null;
 }
 
 describe("acceptInviteAction", () => {
-  it("sets the password and signs the person in, once", async () => {
+  it("makes the account, signs the person in to the workspace, once", async () => {
     const { acceptInviteAction } = await import("./actions");
-    const fields = { token, password: "a long password", confirm: "a long password" };
+    const fields = { token, name: "Pia Park", password: "a long password", confirm: "a long password" };
     await expect(acceptInviteAction({ status: "idle" }, form(fields))).rejects.toThrow("NEXT_REDIRECT /");
     expect(doubles.signIn).toHaveBeenCalledWith("credentials", {
       email: "pia@acme.test",
       password: "a long password",
-      redirectTo: "/",
+      redirectTo: "/w/acme",
     });
     expect(await verifyPassword((await piaHash()) ?? "", "a long password")).toBe(true);
 
@@ -69,11 +78,11 @@ describe("acceptInviteAction", () => {
 
   it("asks again for a short or mismatched password, and keeps the link working", async () => {
     const { acceptInviteAction } = await import("./actions");
-    expect(await acceptInviteAction({ status: "idle" }, form({ token, password: "short", confirm: "short" }))).toEqual({
+    expect(await acceptInviteAction({ status: "idle" }, form({ token, name: "Pia", password: "short", confirm: "short" }))).toEqual({
       status: "invalid_data",
       message: "Use at least 8 characters.",
     });
-    expect(await acceptInviteAction({ status: "idle" }, form({ token, password: "a long password", confirm: "a long passwort" }))).toEqual({
+    expect(await acceptInviteAction({ status: "idle" }, form({ token, name: "Pia", password: "a long password", confirm: "a long passwort" }))).toEqual({
       status: "invalid_data",
       message: "The two passwords don't match. Type the same password twice.",
     });
@@ -84,7 +93,7 @@ describe("acceptInviteAction", () => {
   it("gives one answer for unknown and malformed links", async () => {
     const { acceptInviteAction } = await import("./actions");
     for (const bad of ["A".repeat(43), "not-a-token", ""]) {
-      expect(await acceptInviteAction({ status: "idle" }, form({ token: bad, password: "a long password", confirm: "a long password" }))).toEqual({
+      expect(await acceptInviteAction({ status: "idle" }, form({ token: bad, name: "Pia", password: "a long password", confirm: "a long password" }))).toEqual({
         status: "failed",
         message: INVITE_UNUSABLE,
       });
@@ -99,8 +108,61 @@ describe("acceptInviteAction", () => {
     });
     const { acceptInviteAction } = await import("./actions");
     await expect(
-      acceptInviteAction({ status: "idle" }, form({ token, password: "a long password", confirm: "a long password" })),
+      acceptInviteAction({ status: "idle" }, form({ token, name: "Pia", password: "a long password", confirm: "a long password" })),
     ).rejects.toThrow("NEXT_REDIRECT /signin");
     expect(await piaHash()).not.toBeNull();
+  });
+
+  it("never sets the password of an account that exists", async () => {
+    const { acceptInviteAction } = await import("./actions");
+    const invited = await addPerson(testDb().db, { id: "gina", name: "Gina Grant" }, "globex", { email: "max@acme.test" });
+    if (invited.status !== "invited") throw new Error("expected an invite");
+    const [before] = await testDb().db.select().from(users).where(eq(users.id, "max"));
+    const fields = { token: invited.token, name: "Mallory", password: "gina's choice", confirm: "gina's choice" };
+    expect(await acceptInviteAction({ status: "idle" }, form(fields))).toEqual({ status: "failed", message: ACCOUNT_EXISTS });
+    const [after] = await testDb().db.select().from(users).where(eq(users.id, "max"));
+    expect(after).toEqual(before);
+    expect(doubles.signIn).not.toHaveBeenCalled();
+  });
+});
+
+describe("answerInviteAction", () => {
+  async function inviteMax() {
+    const invited = await addPerson(testDb().db, { id: "gina", name: "Gina Grant" }, "globex", { email: "max@acme.test", role: "owner" });
+    if (invited.status !== "invited") throw new Error("expected an invite");
+    return invited.token;
+  }
+  const MAX = { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" };
+  const ANA = { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" };
+
+  it("joins the signed-in invited person with the invited role", async () => {
+    const { answerInviteAction } = await import("./actions");
+    const maxToken = await inviteMax();
+    doubles.user = MAX;
+    await expect(answerInviteAction(form({ token: maxToken, answer: "join" }))).rejects.toThrow("NEXT_REDIRECT /w/globex");
+    const rows = await testDb().db.all<{ role: string }>(sql`SELECT role FROM memberships WHERE user_id = 'max' AND workspace_id = 'globex'`);
+    expect(rows).toEqual([{ role: "owner" }]);
+  });
+
+  it("refuses everyone else alike: signed out, another account, a wrong link", async () => {
+    const { answerInviteAction } = await import("./actions");
+    const maxToken = await inviteMax();
+    expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: "Your session has ended. Sign in again." });
+    doubles.user = ANA;
+    expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
+    expect(await answerInviteAction(form({ token: maxToken, answer: "decline" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
+    doubles.user = MAX;
+    expect(await answerInviteAction(form({ token: "A".repeat(43), answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
+    const rows = await testDb().db.all(sql`SELECT * FROM memberships WHERE workspace_id = 'globex' AND user_id IN ('max', 'ana')`);
+    expect(rows).toEqual([]);
+  });
+
+  it("declining joins nothing and uses the link up", async () => {
+    const { answerInviteAction } = await import("./actions");
+    const maxToken = await inviteMax();
+    doubles.user = MAX;
+    await expect(answerInviteAction(form({ token: maxToken, answer: "decline" }))).rejects.toThrow("NEXT_REDIRECT /");
+    expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
+    expect(await testDb().db.all(sql`SELECT * FROM memberships WHERE workspace_id = 'globex' AND user_id = 'max'`)).toEqual([]);
   });
 });

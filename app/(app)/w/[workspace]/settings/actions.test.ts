@@ -7,8 +7,8 @@
  * small typed answers, never rows.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { sql } from "drizzle-orm";
-import { users } from "@/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { invites } from "@/db/schema";
 import type { SignedInUser } from "@/lib/auth/session";
 import { addPerson } from "@/lib/admin/people";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
@@ -56,13 +56,14 @@ const modules = {
 /** Each action with the form an honest owner's page would send for acme. */
 const CASES: [string, () => Promise<Action>, Record<string, string>][] = [
   ["addPerson", async () => (await modules.people()).addPersonAction, { email: "new@acme.test", role: "member" }],
-  ["renewInvite", async () => (await modules.people()).renewInviteAction, { userId: "pia" }],
+  ["renewInvite", async () => (await modules.people()).renewInviteAction, { inviteId: "inv_pia" }],
+  ["cancelInvite", async () => (await modules.people()).cancelInviteAction, { inviteId: "inv_pia" }],
   ["changeRole", async () => (await modules.people()).changeRoleAction, { userId: "max", role: "owner" }],
   ["removePerson", async () => (await modules.people()).removePersonAction, { userId: "max" }],
   ["createChannel", async () => (await modules.channels()).createChannelAction, { name: "launch", kind: "private" }],
   ["renameChannel", async () => (await modules.channels()).renameChannelAction, { channelId: "leadership", name: "leads" }],
   ["setChannelKind", async () => (await modules.channels()).setChannelKindAction, { channelId: "leadership", kind: "public" }],
-  ["addChannelMember", async () => (await modules.channels()).addChannelMemberAction, { channelId: "leadership", userId: "ana" }],
+  ["addChannelMember", async () => (await modules.channels()).addChannelMemberAction, { channelId: "leadership", userId: "ana", confirmedFacts: "1" }],
   ["removeChannelMember", async () => (await modules.channels()).removeChannelMemberAction, { channelId: "leadership", userId: "max" }],
   ["createAgent", async () => (await modules.agents()).createAgentAction, { handle: "helper", name: "Helper" }],
   ["renameAgent", async () => (await modules.agent()).renameAgentAction, { agentId: "scout", name: "Scout II" }],
@@ -74,10 +75,10 @@ const CASES: [string, () => Promise<Action>, Record<string, string>][] = [
 // --- A fresh demo database per test, which the app opens through DATABASE_URL ---
 
 const testDb = appDemoDbForEachTest(async (t) => {
-  // Someone invited who has not set a password yet, so renewInvite has someone to act on.
-  await t.db.insert(users).values({ id: "pia", name: "Pia Park", email: "pia@acme.test" });
+  // An invitation waiting, with an id the cases can name, so renewInvite and cancelInvite have something to act on.
   const invited = await addPerson(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
   if (invited.status !== "invited") throw new Error("expected an invite");
+  await t.db.update(invites).set({ id: "inv_pia" }).where(eq(invites.email, "pia@acme.test"));
 });
 
 const db = () => testDb().db;
@@ -89,7 +90,7 @@ beforeEach(() => {
 
 // --- Helpers ---
 
-const TABLES = ["users", "memberships", "channels", "channel_members", "agents", "agent_keys", "facts", "fact_events", "invites", "audit_events"];
+const TABLES = ["users", "memberships", "channels", "channel_members", "agents", "agent_keys", "facts", "fact_events", "workspace_invites", "audit_events"];
 
 /** Every row an owner action could touch, read on the test's own connection. */
 async function dump() {
@@ -164,6 +165,34 @@ describe("the owner's role is read from the database on every call", () => {
 });
 
 describe("answers owners can act on", () => {
+  it("adds no one to a private channel until the owner confirms the facts it shows them, and says how many", async () => {
+    const { addChannelMemberAction } = await modules.channels();
+    const before = await dump();
+    const addGus = (extra: Record<string, string> = {}) =>
+      as("olivia", addChannelMemberAction, form({ workspace: "acme", channelId: "leadership", userId: "gus", ...extra }));
+    // A forged call that skips the question, and one that names another number: refused, with the real count.
+    expect(await addGus()).toEqual({
+      status: "failed",
+      message: "Gus Gray would see 1 fact kept in #leadership. Nothing changed: confirm to add them.",
+      confirmFacts: 1,
+    });
+    expect(await addGus({ confirmedFacts: "0" })).toEqual({
+      status: "failed",
+      message: "Gus Gray would see 1 fact kept in #leadership now, not 0 facts. Nothing changed: confirm to add them.",
+      confirmFacts: 1,
+    });
+    expect(await addGus({ confirmedFacts: "many" })).toMatchObject({ status: "invalid_data" });
+    expect(await dump()).toEqual(before);
+    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+
+    expect(await addGus({ confirmedFacts: "1" })).toEqual({
+      status: "success",
+      message: "Gus Gray was added and can now see 1 fact kept in #leadership.",
+    });
+    const [audit] = await db().all<{ summary: string }>(sql`SELECT summary FROM audit_events ORDER BY id DESC LIMIT 1`);
+    expect(audit.summary).toBe("Gus Gray to #leadership (can now see 1 fact)");
+  });
+
   it("refuses to demote or remove the last owner, and says what to do", async () => {
     const { changeRoleAction, removePersonAction } = await modules.people();
     const before = await dump();
@@ -191,10 +220,13 @@ describe("answers owners can act on", () => {
     const { addPersonAction } = await modules.people();
     const invited = await as("olivia", addPersonAction, form({ workspace: "acme", email: "Quinn@Acme.test", name: "Quinn" }));
     expect(invited).toEqual({ status: "invited", message: expect.stringContaining("7 days"), link: expect.stringMatching(/^\/invite\/[\w-]{43}$/) });
-    const joined = await as("olivia", addPersonAction, form({ workspace: "acme", email: "gina@globex.test" }));
-    expect(joined).toEqual({ status: "success", message: "Gina Grant joined Acme." });
+    // An address with an account gets the same answer as a new one, and its owner's name appears nowhere.
+    const known = await as("olivia", addPersonAction, form({ workspace: "acme", email: "gina@globex.test" }));
+    expect(known).toEqual({ status: "invited", message: expect.stringContaining("gina@globex.test"), link: expect.stringMatching(/^\/invite\/[\w-]{43}$/) });
+    expect(String(known.message).replace("gina@globex.test", "quinn@acme.test")).toBe(invited.message);
+    expect(JSON.stringify(known)).not.toContain("Gina");
     const again = await as("olivia", addPersonAction, form({ workspace: "acme", email: "max@acme.test" }));
-    expect(again).toEqual({ status: "failed", message: "Max Mills is already in Acme." });
+    expect(again).toEqual({ status: "failed", message: "max@acme.test is already in Acme." });
 
     const { createKeyAction } = await modules.agent();
     const key = await as("olivia", createKeyAction, form({ workspace: "acme", agentId: "scout", name: "CI" }));

@@ -7,12 +7,14 @@
  */
 import type { AdminState, InviteState } from "@/lib/actions/admin-states";
 import { NOTHING_HERE, ownerAction } from "@/lib/actions/owner-action";
-import { invitePath, INVITE_DAYS } from "@/lib/admin/invites";
-import { addPerson, changeRole, removePerson, renewInvite } from "@/lib/admin/people";
-import { addPersonInput, changeRoleInput, personTarget } from "@/lib/validation/admin";
+import { cancelInvite, invitePath, INVITE_DAYS, renewInvite } from "@/lib/admin/invites";
+import { addPerson, changeRole, removePerson } from "@/lib/admin/people";
+import { addPersonInput, changeRoleInput, inviteTarget, personTarget } from "@/lib/validation/admin";
 
-const inviteMessage = (name: string) =>
-  `Send ${name} this link to set a password. It works once, for ${INVITE_DAYS} days, and won't be shown again.`;
+// One answer whether or not the address has an account, so adding a person tells the owner nothing about anyone.
+const inviteMessage = (email: string) =>
+  `Send this link to ${email}. It works once, for ${INVITE_DAYS} days, and won't be shown again. ` +
+  "They join when they open it: with their Mnemo account if they have one, or by choosing a password.";
 
 const lastOwner = (workspace: string) =>
   `${workspace} needs at least one owner. Make someone else an owner first.`;
@@ -20,22 +22,26 @@ const lastOwner = (workspace: string) =>
 export const addPersonAction = ownerAction(addPersonInput, async (ctx, input): Promise<InviteState> => {
   const result = await addPerson(ctx.db, ctx.actor, ctx.workspace.id, input);
   switch (result.status) {
-    case "joined":
-      ctx.refresh();
-      return { status: "success", message: `${result.name} joined ${ctx.workspace.name}.` };
     case "invited":
       ctx.refresh();
-      return { status: "invited", message: inviteMessage(result.name), link: invitePath(result.token) };
+      return { status: "invited", message: inviteMessage(result.email), link: invitePath(result.token) };
     case "already_member":
-      return { status: "failed", message: `${result.name} is already in ${ctx.workspace.name}.` };
+      return { status: "failed", message: `${result.email} is already in ${ctx.workspace.name}.` };
   }
 });
 
-export const renewInviteAction = ownerAction(personTarget, async (ctx, input): Promise<InviteState> => {
-  const result = await renewInvite(ctx.db, ctx.actor, ctx.workspace.id, input.userId);
+export const renewInviteAction = ownerAction(inviteTarget, async (ctx, input): Promise<InviteState> => {
+  const result = await renewInvite(ctx.db, ctx.actor, ctx.workspace.id, input.inviteId);
   if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
   ctx.refresh();
-  return { status: "invited", message: inviteMessage(result.name), link: invitePath(result.token) };
+  return { status: "invited", message: inviteMessage(result.email), link: invitePath(result.token) };
+});
+
+export const cancelInviteAction = ownerAction(inviteTarget, async (ctx, input): Promise<AdminState> => {
+  const result = await cancelInvite(ctx.db, ctx.actor, ctx.workspace.id, input.inviteId);
+  if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
+  ctx.refresh();
+  return { status: "success", message: `The invitation for ${result.email} is withdrawn; its link no longer works.` };
 });
 
 export const changeRoleAction = ownerAction(changeRoleInput, async (ctx, input): Promise<AdminState> => {

@@ -1,17 +1,19 @@
 import type { Metadata } from "next";
 import { getDb } from "@/db";
 import { AddPersonForm } from "@/components/settings/add-person-form";
+import { InviteRow } from "@/components/settings/invite-row";
 import { PersonRow } from "@/components/settings/person-row";
+import { listInvites } from "@/lib/admin/invites";
 import { listPeople } from "@/lib/admin/people";
 import { requireOwner } from "@/lib/auth/session";
-import { addPersonAction, changeRoleAction, removePersonAction, renewInviteAction } from "./actions";
+import { addPersonAction, cancelInviteAction, changeRoleAction, removePersonAction, renewInviteAction } from "./actions";
 
 export const metadata: Metadata = { title: "People" };
 
 export default async function PeoplePage({ params }: { params: Promise<{ workspace: string }> }) {
   const { workspace } = await params;
   const owner = await requireOwner(workspace);
-  const people = await listPeople(getDb(), owner.workspace.id);
+  const [people, invited] = await Promise.all([listPeople(getDb(), owner.workspace.id), listInvites(getDb(), owner.workspace.id)]);
   const owners = people.filter((person) => person.role === "owner").length;
 
   return (
@@ -37,14 +39,31 @@ export default async function PeoplePage({ params }: { params: Promise<{ workspa
                 name: person.name,
                 email: person.email,
                 role: person.role,
-                awaitingPassword: person.awaitingPassword,
                 isYou: person.id === owner.id,
                 lastOwner: person.role === "owner" && owners === 1,
               }}
-              actions={{ changeRole: changeRoleAction, remove: removePersonAction, renewInvite: renewInviteAction }}
+              actions={{ changeRole: changeRoleAction, remove: removePersonAction }}
             />
           ))}
         </ul>
+        {invited.length > 0 ? (
+          <>
+            <h2 id="invited-heading" className="mt-4 text-lg font-semibold">
+              Invited ({invited.length})
+            </h2>
+            <p className="text-sm text-slate-600">Not in {owner.workspace.name} until they open their link and accept.</p>
+            <ul className="flex flex-col gap-3" aria-labelledby="invited-heading">
+              {invited.map((invite) => (
+                <InviteRow
+                  key={invite.id}
+                  workspace={owner.workspace.id}
+                  invite={invite}
+                  actions={{ renew: renewInviteAction, cancel: cancelInviteAction }}
+                />
+              ))}
+            </ul>
+          </>
+        ) : null}
       </section>
       <aside className="min-w-0">
         <div className="rounded-lg border border-slate-200 bg-white p-4">

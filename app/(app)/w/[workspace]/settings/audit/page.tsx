@@ -19,6 +19,8 @@ const ACTIONS: Record<string, string> = {
   "member.invite": "Invited a person",
   "invite.renew": "Made a new invite link",
   "invite.accept": "Accepted the invite",
+  "invite.decline": "Declined the invite",
+  "invite.cancel": "Cancelled an invite",
   "member.role": "Changed a role",
   "member.remove": "Removed a person",
   "channel.create": "Created a channel",
