@@ -3,11 +3,13 @@
  * passwords hashed (argon2id) by the caller before the transaction starts, so no
  * write lock is held while hashing.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Conn } from "@/db/client";
-import { memberships, signInFailures, users } from "@/db/schema";
+import { memberships, users } from "@/db/schema";
+import { forgetSignInFailures } from "@/lib/auth/throttle";
 import { newId } from "@/lib/ids";
 import { handleOf } from "@/lib/memory/place";
+import { endSessions } from "@/lib/auth/session-version";
 import { recordAudit, type AuditActor } from "./audit";
 import { createWorkspace } from "./workspaces";
 
@@ -77,7 +79,9 @@ export async function resetPassword(
     const person = await personByEmail(tx, email);
     if (!person) return null;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, person.id));
-    await tx.delete(signInFailures).where(inArray(signInFailures.key, [`email:${email}`]));
+    // Whoever knew the old password may hold a session: it ends with the password.
+    await endSessions(tx, person.id);
+    await forgetSignInFailures(tx, email);
     const rows = await tx
       .select({ workspaceId: memberships.workspaceId })
       .from(memberships)

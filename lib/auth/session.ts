@@ -4,6 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { notFound, redirect } from "next/navigation";
+import type { Session } from "next-auth";
 import { cache } from "react";
 import { getDb } from "@/db";
 import { memberships, users, workspaces, type Role } from "@/db/schema";
@@ -16,17 +17,21 @@ export type Member = SignedInUser & {
   role: Role;
 };
 
-/** The signed-in person, or null. Cached for one request. */
+/**
+ * The signed-in person, or null. Cached for one request. A token issued under an
+ * older session version (signed out elsewhere, password reset, removed from
+ * their last workspace — lib/auth/session-version.ts) is no session at all.
+ */
 export const currentUser = cache(async (): Promise<SignedInUser | null> => {
-  const session = await auth();
+  const session = (await auth()) as (Session & { sessionVersion?: number }) | null;
   const id = session?.user?.id;
   if (!id) return null;
   const [user] = await getDb()
-    .select({ id: users.id, name: users.name, email: users.email })
+    .select({ id: users.id, name: users.name, email: users.email, sessionVersion: users.sessionVersion })
     .from(users)
     .where(eq(users.id, id))
     .limit(1);
-  if (!user) return null;
+  if (!user || user.sessionVersion !== session.sessionVersion) return null;
   return { id: user.id, name: user.name ?? handleOf(user.email), email: user.email, handle: handleOf(user.email) };
 });
 
