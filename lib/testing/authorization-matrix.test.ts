@@ -110,6 +110,7 @@ let channelRows: { id: string; workspace_id: string; kind: ChannelKind }[];
 let channelMemberRows: { channel_id: string; user_id: string }[];
 let membershipRows: { workspace_id: string; user_id: string; role: string }[];
 let factRows: FactRow[];
+let piaToken = "";
 
 function roleOf(userId: string, workspaceId: string): string | null {
   return membershipRows.find((m) => m.user_id === userId && m.workspace_id === workspaceId)?.role ?? null;
@@ -192,10 +193,11 @@ beforeAll(async () => {
     ],
     "write",
   );
-  // Someone invited who has not set a password yet, so renewInvite has someone to act on.
-  await t.db.$client.execute("INSERT INTO users (id, name, email) VALUES ('pia', 'Pia Park', 'pia@acme.test')");
+  // An invitation waiting, with an id the cases can name, so renewInvite and cancelInvite have something to act on.
   const invited = await addPerson(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
   if (invited.status !== "invited") throw new Error("expected an invite");
+  await t.db.$client.execute("UPDATE workspace_invites SET id = 'inv_pia' WHERE email = 'pia@acme.test'");
+  piaToken = invited.token;
   seededRows = await allRows(t.db);
   baseline = await snapshot();
   channelRows = (await rows("channels")) as typeof channelRows;
@@ -325,32 +327,32 @@ describe("server actions × people", () => {
     const channels = await import("@/app/(app)/w/[workspace]/settings/channels/actions");
     const agentsModule = await import("@/app/(app)/w/[workspace]/settings/agents/actions");
     const agent = await import("@/app/(app)/w/[workspace]/settings/agents/[agent]/actions");
-    const imports = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/import-actions");
+    const { POST: importRoute } = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/import/route");
     const file = () =>
       new File([JSON.stringify({ format: "mnemo.facts", version: 1, facts: [{ scope: "workspace", body: "Imported by the matrix." }] })], "facts.json", {
         type: "application/json",
       });
     const cases: [string, Action, () => Record<string, string | Blob>][] = [
       ["addPerson", people.addPersonAction, () => ({ email: "new@acme.test", role: "member" })],
-      ["renewInvite", people.renewInviteAction, () => ({ userId: "pia" })],
+      ["renewInvite", people.renewInviteAction, () => ({ inviteId: "inv_pia" })],
+      ["cancelInvite", people.cancelInviteAction, () => ({ inviteId: "inv_pia" })],
       ["changeRole", people.changeRoleAction, () => ({ userId: "max", role: "owner" })],
       ["removePerson", people.removePersonAction, () => ({ userId: "max" })],
       ["createChannel", channels.createChannelAction, () => ({ name: "launch", kind: "private" })],
       ["renameChannel", channels.renameChannelAction, () => ({ channelId: "leadership", name: "leads" })],
       ["setChannelKind", channels.setChannelKindAction, () => ({ channelId: "leadership", kind: "public" })],
-      ["addChannelMember", channels.addChannelMemberAction, () => ({ channelId: "leadership", userId: "ana" })],
+      ["addChannelMember", channels.addChannelMemberAction, () => ({ channelId: "leadership", userId: "ana", confirmedFacts: "1" })],
       ["removeChannelMember", channels.removeChannelMemberAction, () => ({ channelId: "leadership", userId: "max" })],
       ["createAgent", agentsModule.createAgentAction, () => ({ handle: "matrix", name: "Matrix" })],
       ["renameAgent", agent.renameAgentAction, () => ({ agentId: "scout", name: "Scout II" })],
       ["deleteAgent", agent.deleteAgentAction, () => ({ agentId: "helper", expectedFacts: "0" })],
       ["createKey", agent.createKeyAction, () => ({ agentId: "scout", name: "CI" })],
       ["revokeKey", agent.revokeKeyAction, () => ({ keyId: "key_demo_scout" })],
-      ["importFacts (import)", imports.importFactsAction as Action, () => ({ agent: "scout", intent: "import", file: file() })],
     ];
     for (const [name, action, fields] of cases) {
       for (const workspace of ["acme", "globex"] as const) {
         // In globex the ids name acme's people, channels, agents and keys: nothing there to change.
-        const namesAcme = ["userId", "channelId", "agentId", "keyId", "agent"].some((k) => k in fields());
+        const namesAcme = ["userId", "inviteId", "channelId", "agentId", "keyId", "agent"].some((k) => k in fields());
         if (workspace === "globex" && !namesAcme) continue;
         for (const actor of PEOPLE_ACTORS) {
           const viewer = viewerOf(actor, workspace);
@@ -360,6 +362,21 @@ describe("server actions × people", () => {
             return verdictOf(await action(form({ workspace, ...fields() })));
           });
         }
+      }
+    }
+    // The import is a route handler (its file may be 5 MB), called as the Memory page's own fetch.
+    for (const workspace of ["acme", "globex"] as const) {
+      for (const actor of PEOPLE_ACTORS) {
+        const expected: Verdict = viewerOf(actor, workspace)?.owner && workspace === "acme" ? "allow" : "deny";
+        await cell("actions", `importFacts (import) (workspace=${workspace}, acme ids)`, actor, expected, async () => {
+          as(actor);
+          const request = new Request(`http://mnemo.test/w/${workspace}/agents/scout/memory/import?intent=import`, {
+            method: "POST",
+            headers: { origin: "http://mnemo.test", host: "mnemo.test", "sec-fetch-site": "same-origin" },
+            body: file(),
+          });
+          return verdictOf((await (await importRoute(request, { params: Promise.resolve({ workspace, agent: "scout" }) })).json()) as Answer);
+        });
       }
     }
   });
@@ -393,9 +410,17 @@ describe("server actions × people", () => {
       });
       await cell("actions", "acceptInvite (made-up token)", actor, "deny", async () => {
         as(actor);
-        return verdictOf(await acceptInviteAction({ status: "idle" }, form({ token: "A".repeat(43), password: "a-long-enough-password" })));
+        return verdictOf(await acceptInviteAction({ status: "idle" }, form({ token: "A".repeat(43), name: "Mallory", password: "a-long-enough-password", confirm: "a-long-enough-password" })));
       });
-      await cell("actions", "signOut (writes nothing)", actor, "allow", async () => {
+      // Pia's invitation is for pia@acme.test: no one else may join or decline it with her link.
+      const { answerInviteAction } = await import("@/app/invite/[token]/actions");
+      for (const answer of ["join", "decline"]) {
+        await cell("actions", `answerInvite (${answer}, someone else's link)`, actor, "deny", async () => {
+          as(actor);
+          return verdictOf(await answerInviteAction(form({ token: piaToken, answer })));
+        });
+      }
+      await cell("actions", "signOut (ends the person's sessions)", actor, "allow", async () => {
         as(actor);
         await signOutAction();
         return { verdict: "allow", detail: "signed out" };

@@ -514,6 +514,9 @@ const FIELDS: Record<string, fc.Arbitrary<string>> = {
   intent: fc.constantFrom("check", "import"),
   token: fc.constantFrom("A".repeat(43), "../../etc/passwd", ""),
   password: fc.constantFrom("a-long-enough-password", "", "short"),
+  confirm: fc.constantFrom("a-long-enough-password", ""),
+  inviteId: fc.constantFrom("inv_none", ""),
+  answer: fc.constantFrom("join", "decline", "maybe"),
   workspaceName: text,
 };
 
@@ -577,7 +580,6 @@ async function obeysRules(name: string, actor: string, input: Record<string, unk
 describe("server actions under hostile input", () => {
   it("every Memory page and owner action: a typed {status, message}, never a throw; refusals change nothing; successes obey the rules", async () => {
     const memory = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/actions");
-    const imports = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/import-actions");
     const people = await import("@/app/(app)/w/[workspace]/settings/actions");
     const channels = await import("@/app/(app)/w/[workspace]/settings/channels/actions");
     const agentsModule = await import("@/app/(app)/w/[workspace]/settings/agents/actions");
@@ -591,9 +593,10 @@ describe("server actions under hostile input", () => {
       restore: memory.restoreFactAction,
       purge: memory.purgeFactAction,
       history: memory.factHistoryAction as Action,
-      importFacts: imports.importFactsAction as Action,
       addPerson: people.addPersonAction,
       renewInvite: people.renewInviteAction,
+      cancelInvite: people.cancelInviteAction,
+      answerInvite: (await import("@/app/invite/[token]/actions")).answerInviteAction,
       changeRole: people.changeRoleAction,
       removePerson: people.removePersonAction,
       createChannel: channels.createChannelAction,
