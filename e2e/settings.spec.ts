@@ -84,6 +84,7 @@ test.describe("olivia, acme's owner", () => {
     for (const person of ["Olivia Owen", "Max Mills"]) {
       await card.getByLabel(`Add a person to #${channel}`).selectOption({ label: person });
       await card.getByRole("button", { name: "Add", exact: true }).click();
+      await page.getByRole("dialog", { name: `Add ${person} to #${channel}?` }).getByRole("button", { name: `Add ${person}` }).click();
       await expect(people).toContainText(person);
     }
 
@@ -98,6 +99,7 @@ test.describe("olivia, acme's owner", () => {
     expect(((await before.json()) as { facts: { body: string }[] }).facts.map((f) => f.body)).toContain(fact);
 
     await card.getByRole("button", { name: `Take Max Mills out of #${channel}` }).click();
+    await page.getByRole("dialog", { name: `Take Max Mills out of #${channel}?` }).getByRole("button", { name: "Take out" }).click();
     await expect(people).not.toContainText("Max Mills");
     await maxPage.reload();
     await expect(maxPage.getByRole("heading", { name: "Scout's memory" })).toBeVisible();

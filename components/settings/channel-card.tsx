@@ -4,16 +4,22 @@ import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
-import type { AdminState } from "@/lib/actions/admin-states";
+import type { AddChannelMemberState, AdminState } from "@/lib/actions/admin-states";
+import { ChannelPeople } from "./channel-people";
 import { FormProblem } from "./form-problem";
 import { KIND_LABELS } from "./kinds";
 import { useAdminAction } from "./use-admin-action";
 
 type Person = { id: string; name: string };
-export type ChannelView = { id: string; name: string; kind: keyof typeof KIND_LABELS; people: Person[] };
+export type ChannelView = { id: string; name: string; kind: keyof typeof KIND_LABELS; people: Person[]; facts: number };
 
 type Action = (data: FormData) => Promise<AdminState>;
-type Actions = { rename: Action; setKind: Action; addMember: Action; removeMember: Action };
+type Actions = {
+  rename: Action;
+  setKind: Action;
+  addMember: (data: FormData) => Promise<AddChannelMemberState>;
+  removeMember: Action;
+};
 
 /** One channel: its id for the API, its people (add, take out), and a disclosure to rename it or change its kind. */
 export function ChannelCard({
@@ -29,12 +35,8 @@ export function ChannelCard({
   actions: Actions;
 }) {
   const id = useId();
-  const [addState, addMember, adding] = useAdminAction(actions.addMember);
-  const [removeState, removeMember, removing] = useAdminAction(actions.removeMember);
   const [renameState, rename, renaming] = useAdminAction(actions.rename);
   const [kindState, setKind, settingKind] = useAdminAction(actions.setKind);
-  const inChannel = new Set(channel.people.map((p) => p.id));
-  const addable = members.filter((m) => !inChannel.has(m.id));
   const title = `#${channel.name}`;
   const hidden = (
     <>
@@ -55,44 +57,13 @@ export function ChannelCard({
         Id for the API: <code aria-label={`Id of ${title}`} className="select-all break-all font-mono text-slate-700">{channel.id}</code>
       </p>
 
-      <div className="flex flex-col gap-2">
-        <h4 className="text-sm font-medium text-slate-800">People ({channel.people.length})</h4>
-        {channel.people.length === 0 ? (
-          <p className="text-sm text-slate-600">No one yet.</p>
-        ) : (
-          <ul className="flex flex-col gap-1" aria-label={`People in ${title}`}>
-            {channel.people.map((person) => (
-              <li key={person.id} className="flex items-center justify-between gap-2 text-sm">
-                <span>{person.name}</span>
-                <form action={removeMember}>
-                  {hidden}
-                  <input type="hidden" name="userId" value={person.id} />
-                  <Button type="submit" variant="ghost" disabled={removing} aria-label={`Take ${person.name} out of ${title}`}>
-                    Take out
-                  </Button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        )}
-        <FormProblem state={removeState} label="Take out problem" />
-        {addable.length ? (
-          <form action={addMember} className="flex flex-wrap items-end gap-2">
-            {hidden}
-            <Select label={`Add a person to ${title}`} id={`${id}-add`} name="userId">
-              {addable.map((person) => (
-                <option key={person.id} value={person.id}>
-                  {person.name}
-                </option>
-              ))}
-            </Select>
-            <Button type="submit" variant="secondary" disabled={adding}>
-              Add
-            </Button>
-          </form>
-        ) : null}
-        <FormProblem state={addState} label="Add to channel problem" />
-      </div>
+      <ChannelPeople
+        workspace={workspace}
+        channel={channel}
+        members={members}
+        addMember={actions.addMember}
+        removeMember={actions.removeMember}
+      />
 
       <details className="text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Rename or change kind</summary>

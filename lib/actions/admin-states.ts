@@ -11,5 +11,11 @@ export type AdminState =
 /** Adding a person who has no password yet: the invite link, shown once. */
 export type InviteState = AdminState | { status: "invited"; message: string; link: string };
 
+/**
+ * Adding a person to a private channel or DM: refused, with the number of facts
+ * they would see, until the owner confirms that very number.
+ */
+export type AddChannelMemberState = AdminState | { status: "failed"; message: string; confirmFacts: number };
+
 /** A new agent key, shown once; only its hash is kept. */
 export type NewKeyState = AdminState | { status: "key_created"; message: string; key: string };

@@ -4,10 +4,11 @@
  * visibility rule read these rows on every request.
  */
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { channels, facts } from "@/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { channels, channelMembers, facts } from "@/db/schema";
 import { remember } from "@/lib/memory/writes";
 import { freshDemoForEachTest, recalledFor, seenBy } from "@/lib/testing/demo-db";
+import { createAgent } from "./agents";
 import { listAudit } from "./audit";
 import {
   addChannelMember,
@@ -111,7 +112,8 @@ describe("setChannelKind", () => {
 
 describe("channel members", () => {
   it("adds only people of the workspace; a person added reads the channel at once", async () => {
-    expect(await addChannelMember(db(), OLIVIA, "acme", "leadership", "ana")).toEqual({ status: "added", name: "Ana Alves" });
+    const added = await addChannelMember(db(), OLIVIA, "acme", "leadership", "ana", 1);
+    expect(added).toEqual({ status: "added", name: "Ana Alves", channel: "leadership", reveals: 1 });
     expect(await seenBy(db(), "ana")).toContain(BUDGET);
     expect(await recalledFor(db(), "leadership", "ana")).toContain(BUDGET);
     expect(await addChannelMember(db(), OLIVIA, "acme", "leadership", "ana")).toEqual({ status: "unchanged", name: "Ana Alves" });
@@ -120,7 +122,7 @@ describe("channel members", () => {
     expect(await addChannelMember(db(), OLIVIA, "acme", "lobby", "ana")).toEqual({ status: "not_found" });
     expect(await addChannelMember(db(), OLIVIA, "acme", "no-such-channel", "ana")).toEqual({ status: "not_found" });
     expect(await addChannelMember(db(), GINA, "globex", "leadership", "gina")).toEqual({ status: "not_found" });
-    expect(await auditActions()).toEqual([["channel.member.add", "Ana Alves to #leadership"]]);
+    expect(await auditActions()).toEqual([["channel.member.add", "Ana Alves to #leadership (can now see 1 fact)"]]);
   });
 
   it("a person taken out of a private channel no longer sees or recalls its facts", async () => {
@@ -158,4 +160,95 @@ describe("channel members", () => {
     await expect(recalledFor(db(), id, "max")).rejects.toMatchObject({ code: "cannot_read" });
     expect(await recalledFor(db(), id, "olivia")).toContain(body);
   });
+
+  it("adds no one to a private channel or DM until the owner confirms how many facts they will see", async () => {
+    await keepInChannel("dm-ana", "Ana's invoices go to finance@acme.test.");
+    // A second agent's fact there counts too: the person sees every agent's facts of the channel.
+    const helper = await createAgent(db(), OLIVIA, "acme", { handle: "helper", name: "Helper" });
+    if (helper.status !== "created") throw new Error("expected an agent");
+    await keepInChannel("dm-ana", "Ana is moving to Lisbon in June.", helper.id);
+
+    const refused = { status: "needs_confirmation", name: "Gus Gray", channel: "dm-ana", reveals: 2 };
+    expect(await addChannelMember(db(), OLIVIA, "acme", "dm-ana", "gus")).toEqual(refused);
+    expect(await addChannelMember(db(), OLIVIA, "acme", "dm-ana", "gus", 1)).toEqual(refused);
+    expect(await addChannelMember(db(), OLIVIA, "acme", "dm-ana", "gus", 0)).toEqual(refused);
+    expect(await inChannel("dm-ana")).toEqual(["ana"]);
+    await expect(recalledFor(db(), "dm-ana", "gus")).rejects.toMatchObject({ code: "cannot_read" });
+
+    expect(await addChannelMember(db(), OLIVIA, "acme", "dm-ana", "gus", 2)).toEqual({
+      status: "added",
+      name: "Gus Gray",
+      channel: "dm-ana",
+      reveals: 2,
+    });
+    expect(await inChannel("dm-ana")).toEqual(["ana", "gus"]);
+    // The audit names who and how many, never what the facts say.
+    expect(await auditActions()).toEqual([
+      ["agent.create", "@helper (Helper)"],
+      ["channel.member.add", "Gus Gray to #dm-ana (can now see 2 facts)"],
+    ]);
+  });
+
+  it("needs no confirmation where nothing new is shown: a public channel, an empty private one", async () => {
+    expect(await addChannelMember(db(), OLIVIA, "acme", "support", "gus")).toEqual({
+      status: "added",
+      name: "Gus Gray",
+      channel: "support",
+      reveals: 0,
+    });
+    const created = await createChannel(db(), OLIVIA, "acme", { name: "quiet", kind: "private" });
+    if (created.status !== "created") throw new Error("expected a channel");
+    expect(await addChannelMember(db(), OLIVIA, "acme", created.id, "max")).toMatchObject({ status: "added", reveals: 0 });
+    // Someone already in it is told so, whatever number is sent.
+    expect(await addChannelMember(db(), OLIVIA, "acme", "leadership", "max")).toEqual({ status: "unchanged", name: "Max Mills" });
+    expect((await auditActions()).filter(([action]) => action === "channel.member.add")).toEqual([
+      ["channel.member.add", "Gus Gray to #support"],
+      ["channel.member.add", "Max Mills to #quiet (can now see 0 facts)"],
+    ]);
+  });
 });
+
+describe("what a channel shows its readers", () => {
+  it("counts every live or recently forgotten fact kept for the channel, and nothing else", async () => {
+    const counts = async () => Object.fromEntries((await listChannels(db(), "acme")).map((c) => [c.id, c.facts]));
+    expect(await counts()).toEqual({
+      general: 0,
+      support: 1,
+      leadership: 1,
+      "dm-ana": 0,
+      "dm-gus": 0,
+      "dm-max": 0,
+      "group-max-ana": 1,
+    });
+    // Forgotten a day ago: still in "Recently forgotten", which readers open. Forgotten long ago: gone.
+    const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+    await db().update(facts).set({ forgottenAt: dayAgo }).where(eq(facts.body, BUDGET));
+    expect((await counts()).leadership).toBe(1);
+    await db().update(facts).set({ forgottenAt: "2000-01-01T00:00:00.000Z" }).where(eq(facts.body, BUDGET));
+    expect((await counts()).leadership).toBe(0);
+    // Person and workspace facts are not the channel's, wherever they were said.
+    await db().run(sql`UPDATE facts SET source_channel_id = 'general' WHERE scope <> 'channel'`);
+    expect((await counts()).general).toBe(0);
+  });
+});
+
+/** A channel fact kept by an agent, as if said in that channel. */
+async function keepInChannel(channelId: string, body: string, agentId = "scout") {
+  const kept = await remember(db(), {
+    agentId,
+    workspaceId: "acme",
+    body,
+    scope: "channel",
+    scopeRef: channelId,
+    scopeLabel: `#${channelId}`,
+    source: { kind: "message", ref: null, label: `@ana in #${channelId}`, channelId },
+    by: { kind: "agent", id: agentId, name: agentId },
+    pinned: false,
+  });
+  if (kept.status !== "created") throw new Error(`expected a new fact, got ${kept.status}`);
+}
+
+async function inChannel(channelId: string): Promise<string[]> {
+  const rows = await db().select({ userId: channelMembers.userId }).from(channelMembers).where(eq(channelMembers.channelId, channelId));
+  return rows.map((row) => row.userId).sort();
+}

@@ -4,11 +4,12 @@
  * rows on every request (lib/memory/place.ts, visibility-sql.ts), so a change
  * here takes effect on the next recall — nothing to invalidate.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { channelMembers, channels, facts, memberships, users, type ChannelKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { handleOf } from "@/lib/memory/place";
+import { graceCutoff } from "@/lib/memory/writes";
 import { recordAudit, type AuditActor } from "./audit";
 
 export type ChannelWithPeople = {
@@ -16,9 +17,24 @@ export type ChannelWithPeople = {
   name: string;
   kind: ChannelKind;
   people: { id: string; name: string }[];
+  /** What a reader of the channel sees of it, as a number: owners weigh an addition without reading the facts. */
+  facts: number;
 };
 
-type Row = { id: string; name: string; kind: ChannelKind; people: string };
+type Row = { id: string; name: string; kind: ChannelKind; people: string; facts: number };
+
+/**
+ * The facts of every agent kept for one channel that its readers can see: the
+ * live ones and those still in "Recently forgotten", which readers can open and
+ * restore. A count only, never the text.
+ */
+function channelFactCount(workspaceId: string, channelId: SQL | string): SQL<number> {
+  return sql<number>`(SELECT count(*) FROM facts f
+    WHERE f.workspace_id = ${workspaceId} AND f.scope = 'channel' AND f.scope_ref = ${channelId}
+      AND (f.forgotten_at IS NULL OR f.forgotten_at >= ${graceCutoff()}))`;
+}
+
+const factCount = (n: number) => `${n} ${n === 1 ? "fact" : "facts"}`;
 
 /** Every channel of the workspace with its people, public first, then by name. */
 export async function listChannels(db: Conn, workspaceId: string): Promise<ChannelWithPeople[]> {
@@ -26,11 +42,12 @@ export async function listChannels(db: Conn, workspaceId: string): Promise<Chann
     SELECT c.id, c.name, c.kind,
       (SELECT json_group_array(json_object('id', u.id, 'name', coalesce(u.name, u.email))) FROM
         (SELECT u.id, u.name, u.email FROM channel_members cm JOIN users u ON u.id = cm.user_id
-          WHERE cm.channel_id = c.id ORDER BY coalesce(u.name, u.email)) u) AS people
+          WHERE cm.channel_id = c.id ORDER BY coalesce(u.name, u.email)) u) AS people,
+      ${channelFactCount(workspaceId, sql`c.id`)} AS facts
     FROM channels c
     WHERE c.workspace_id = ${workspaceId}
     ORDER BY c.kind <> 'public', c.kind <> 'private', c.name`);
-  return rows.map((row) => ({ ...row, people: JSON.parse(row.people) as ChannelWithPeople["people"] }));
+  return rows.map((row) => ({ ...row, people: JSON.parse(row.people) as ChannelWithPeople["people"], facts: Number(row.facts) }));
 }
 
 async function channelOf(tx: Conn, workspaceId: string, channelId: string) {
@@ -116,30 +133,61 @@ export async function setChannelKind(
 }
 
 export type ChannelMemberResult =
-  | { status: "added" | "removed" | "unchanged"; name: string }
+  | { status: "removed" | "unchanged"; name: string }
   | { status: "not_found" };
 
-/** Puts a member of the workspace in a channel. Anyone else is "not found", whatever the reason. */
+export type AddChannelMemberResult =
+  /** `reveals`: the facts they could not see before and can now (none in a public channel, which every member reads). */
+  | { status: "added"; name: string; channel: string; reveals: number }
+  | { status: "unchanged"; name: string }
+  /** Nothing written: the owner has not confirmed that exactly this many facts become theirs to see. */
+  | { status: "needs_confirmation"; name: string; channel: string; reveals: number }
+  | { status: "not_found" };
+
+/**
+ * Puts a member of the workspace in a channel. Anyone else is "not found",
+ * whatever the reason. In a private channel or DM the person will see every fact
+ * kept there, so the owner names how many they were shown (`confirmedFacts`) and
+ * the add goes ahead only while that is still the number: the page's warning can
+ * be neither skipped nor outdated.
+ */
 export async function addChannelMember(
   db: Conn,
   actor: AuditActor,
   workspaceId: string,
   channelId: string,
   userId: string,
-): Promise<ChannelMemberResult> {
+  confirmedFacts?: number,
+): Promise<AddChannelMemberResult> {
   return db.transaction(async (tx) => {
     const channel = await channelOf(tx, workspaceId, channelId);
     const person = channel ? await memberName(tx, workspaceId, userId) : null;
     if (!channel || !person) return { status: "not_found" };
+    if (await isInChannel(tx, channelId, userId)) return { status: "unchanged", name: person };
+    const [{ n }] = await tx.all<{ n: number }>(sql`SELECT ${channelFactCount(workspaceId, channelId)} AS n`);
+    const reveals = channel.kind === "public" ? 0 : Number(n);
+    if (reveals > 0 && confirmedFacts !== reveals) {
+      return { status: "needs_confirmation", name: person, channel: channel.name, reveals };
+    }
     const added = await tx
       .insert(channelMembers)
       .values({ channelId, workspaceId, userId })
       .onConflictDoNothing()
       .returning({ userId: channelMembers.userId });
     if (!added.length) return { status: "unchanged", name: person };
-    await recordAudit(tx, workspaceId, actor, "channel.member.add", `${person} to #${channel.name}`);
-    return { status: "added", name: person };
+    const seen = channel.kind === "public" ? "" : ` (can now see ${factCount(reveals)})`;
+    await recordAudit(tx, workspaceId, actor, "channel.member.add", `${person} to #${channel.name}${seen}`);
+    return { status: "added", name: person, channel: channel.name, reveals };
   });
+}
+
+async function isInChannel(tx: Conn, channelId: string, userId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ userId: channelMembers.userId })
+    .from(channelMembers)
+    .where(and(eq(channelMembers.channelId, channelId), eq(channelMembers.userId, userId)))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Takes a person out of a channel: its private facts are theirs no more from the next request on. */
