@@ -6,10 +6,9 @@ const nextConfig = {
   serverExternalPackages: ["@libsql/client", "libsql", "@node-rs/argon2"],
   poweredByHeader: false,
   reactStrictMode: true,
-  // Importing a facts file goes through a server action; a full agent's file
-  // (2,000 facts with history) passes Next's 1 MB default. The action itself
-  // refuses files over 5 MB (MAX_IMPORT_BYTES) with a clear message.
-  experimental: { serverActions: { bodySizeLimit: "6mb" } },
+  // Server actions keep Next's 1 MB body limit: the public sign-in is one, and
+  // anyone may send it a body to parse. The facts-file import (up to 5 MB) is a
+  // route handler that checks the owner before it reads a byte.
   // Every response, pages and API alike. Pages also get a Content-Security-Policy
   // with a per-request nonce from proxy.ts.
   async headers() {

@@ -1,38 +1,61 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import type { ImportState, ImportSummary } from "@/lib/actions/import-states";
+import type { ImportIntent, ImportState, ImportSummary } from "@/lib/memory/import-answer";
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
 
 type Props = {
   workspace: string;
   agent: string;
   agentName: string;
-  action: (input: FormData) => Promise<ImportState>;
 };
+
+/** Anything but the route's JSON answer: a lost connection, a server error, or a redirect to sign-in. */
+const NOT_SENT: ImportState = { status: "failed", message: "The file could not be sent. Reload the page and try again." };
+
+/**
+ * Sends the file to the import route (…/memory/import, beside this page) and
+ * reads its answer. Not a server action: the file may be 5 MB, and actions
+ * keep Next's 1 MB limit.
+ */
+async function sendFile(workspace: string, agent: string, intent: ImportIntent, file: File): Promise<ImportState> {
+  // The route refuses it too, but only after the upload: say so before sending megabytes for nothing.
+  if (file.size > MAX_IMPORT_BYTES) return { status: "invalid_data", message: IMPORT_TOO_LARGE };
+  const url = `/w/${encodeURIComponent(workspace)}/agents/${encodeURIComponent(agent)}/memory/import?intent=${intent}`;
+  try {
+    // Never follow a redirect: it would carry the file somewhere else.
+    const response = await fetch(url, { method: "POST", body: file, headers: { "content-type": "application/json" }, redirect: "manual" });
+    if (!response.headers.get("content-type")?.includes("application/json")) return NOT_SENT;
+    return (await response.json()) as ImportState;
+  } catch {
+    return NOT_SENT;
+  }
+}
 
 /**
  * Owners only: add the workspace facts of a facts file. "Check file" is a dry
  * run that changes nothing; only then is "Import N facts" offered. The file is
- * kept in state (not in a form action) because React resets a form after its
- * action, and the import must send the very file that was checked.
+ * kept in state (not in a form) so the import sends the very file that was checked.
  */
-export function ImportFacts({ workspace, agent, agentName, action }: Props) {
+export function ImportFacts({ workspace, agent, agentName }: Props) {
+  const router = useRouter();
   const [file, setFile] = useState<File | null>(null);
   const [state, setState] = useState<ImportState>({ status: "idle" });
   const [pending, startTransition] = useTransition();
   const [sending, setSending] = useState<"check" | "import" | null>(null);
   const inputId = useId();
 
-  function send(intent: "check" | "import") {
+  function send(intent: ImportIntent) {
     if (!file) return;
     setSending(intent);
-    const data = new FormData();
-    data.set("workspace", workspace);
-    data.set("agent", agent);
-    data.set("intent", intent);
-    data.set("file", file);
-    startTransition(async () => setState(await action(data)));
+    startTransition(async () => {
+      const answer = await sendFile(workspace, agent, intent, file);
+      setState(answer);
+      // The new facts are on this page: fetch it again, as a server action's revalidation would have.
+      if (answer.status === "imported") router.refresh();
+    });
   }
 
   return (

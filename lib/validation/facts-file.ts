@@ -61,12 +61,5 @@ export const importedFact = z.object(
   { error: "it is not a fact (an object with scope and body)" },
 );
 
-/** What the import form sends: the agent, whether to only count or to import, and the file. */
-export const importFactsInput = z.object({
-  workspace: z.string().trim().min(1).max(200),
-  agent: z.string().trim().min(1).max(200),
-  intent: z.enum(["check", "import"]),
-  file: z
-    .file({ error: "Choose a JSON file to import." })
-    .max(MAX_IMPORT_BYTES, `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it, or leave out the history.`),
-});
+/** Why an import's file is refused for its size alone. */
+export const IMPORT_TOO_LARGE = `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it, or leave out the history.`;

@@ -38,7 +38,6 @@ import {
   purgeFactAction,
   restoreFactAction,
 } from "./actions";
-import { importFactsAction } from "./import-actions";
 
 type Props = {
   params: Promise<{ workspace: string; agent: string }>;
@@ -261,7 +260,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
               </div>
               {member.role === "owner" ? (
                 <div className="rounded-lg border border-slate-200 bg-white p-4">
-                  <ImportFacts workspace={workspaceId} agent={agent.handle} agentName={agent.name} action={importFactsAction} />
+                  <ImportFacts workspace={workspaceId} agent={agent.handle} agentName={agent.name} />
                 </div>
               ) : null}
               <div className="rounded-lg border border-slate-200 bg-white p-4">

@@ -1,9 +1,11 @@
 /**
- * The import action called as what it is — a public POST endpoint — against a
- * real temporary database seeded with the demo. Only the signed-in person and
- * Next's revalidatePath are doubles. A member, an owner of another workspace or
- * a signed-out caller gets the small refusal and changes nothing.
+ * POST …/memory/import as a browser calls it, against a real temporary database
+ * seeded with the demo. Only "who has the cookie" and Next's revalidatePath are
+ * doubles. Whoever is refused — signed out, not an owner, another site — changes
+ * nothing, and the body they sent is never read: the file limit is 5 MB, and a
+ * stranger must not be able to make the server take it in.
  */
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -11,6 +13,7 @@ import { auditEvents, factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import type { SignedInUser } from "@/lib/auth/session";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
 
 const doubles = vi.hoisted(() => ({
   user: null as SignedInUser | null,
@@ -29,9 +32,12 @@ const PEOPLE = {
   gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" },
 } satisfies Record<string, SignedInUser>;
 
+const HOST = "mnemo.example";
+const SAME_ORIGIN = { origin: `https://${HOST}`, host: HOST, "sec-fetch-site": "same-origin" };
+
 let t: TempDb;
 let appDb: Db;
-let importFactsAction: (typeof import("./import-actions"))["importFactsAction"];
+let POST: (typeof import("./route"))["POST"];
 const originalUrl = process.env.DATABASE_URL;
 let demoFactIds: string[];
 
@@ -40,7 +46,7 @@ beforeAll(async () => {
   await seedDemo(t.db);
   demoFactIds = (await t.db.select({ id: facts.id }).from(facts)).map((row) => row.id);
   process.env.DATABASE_URL = t.url;
-  ({ importFactsAction } = await import("./import-actions"));
+  ({ POST } = await import("./route"));
   appDb = (await import("@/db")).getDb();
 });
 afterAll(() => {
@@ -58,17 +64,35 @@ beforeEach(async () => {
   doubles.revalidatePath.mockClear();
 });
 
-function fileOf(items: unknown[], name = "scout.json"): File {
-  return new File([JSON.stringify({ format: "mnemo.facts", version: 1, facts: items })], name, { type: "application/json" });
+const fileOf = (items: unknown[]) => JSON.stringify({ format: "mnemo.facts", version: 1, facts: items });
+
+type Sent = {
+  intent?: string;
+  where?: { workspace: string; agent: string };
+  headers?: Record<string, string>;
+};
+
+function post(body: BodyInit, { intent = "check", where = { workspace: "acme", agent: "scout" }, headers = SAME_ORIGIN }: Sent = {}) {
+  const url = `https://${HOST}/w/${where.workspace}/agents/${where.agent}/memory/import?intent=${intent}`;
+  const request = new Request(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers }, duplex: "half" } as RequestInit);
+  return POST(request, { params: Promise.resolve(where) });
 }
 
-function form(intent: "check" | "import", file: File | string, where = { workspace: "acme", agent: "scout" }): FormData {
-  const data = new FormData();
-  data.set("workspace", where.workspace);
-  data.set("agent", where.agent);
-  data.set("intent", intent);
-  data.set("file", file);
-  return data;
+/** A body that counts the bytes the server pulls from it: `chunks` chunks of `size` bytes. */
+function watchedBody(chunks: number, size = 64 * 1024) {
+  const seen = { pulled: 0 };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (seen.pulled >= chunks * size) return controller.close();
+        seen.pulled += size;
+        controller.enqueue(new Uint8Array(size).fill(0x20));
+      },
+    },
+    // Nothing is pulled before the server asks for it.
+    { highWaterMark: 0 },
+  );
+  return { stream, seen };
 }
 
 const NEW_FACTS = [
@@ -85,12 +109,14 @@ async function snapshot() {
   };
 }
 
-describe("importFactsAction", () => {
+describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   it("the dry run counts and changes nothing; the import then adds exactly those facts", async () => {
     doubles.user = PEOPLE.olivia;
     const before = await snapshot();
-    const checked = await importFactsAction(form("check", fileOf(NEW_FACTS)));
-    expect(checked).toEqual({
+    const checked = await post(fileOf(NEW_FACTS));
+    expect(checked.status).toBe(200);
+    expect(checked.headers.get("cache-control")).toBe("no-store");
+    expect(await checked.json()).toEqual({
       status: "checked",
       canImport: true,
       message: "Ready to import 1 fact. Nothing has changed yet.",
@@ -99,53 +125,144 @@ describe("importFactsAction", () => {
     expect(await snapshot()).toEqual(before);
     expect(doubles.revalidatePath).not.toHaveBeenCalled();
 
-    const imported = await importFactsAction(form("import", fileOf(NEW_FACTS)));
-    expect(imported).toMatchObject({ status: "imported", summary: { toAdd: 1, duplicates: 1, otherScopes: 1 } });
+    const imported = await post(fileOf(NEW_FACTS), { intent: "import" });
+    expect(imported.status).toBe(200);
+    expect(await imported.json()).toMatchObject({
+      status: "imported",
+      message: "Imported 1 fact into Scout's workspace memory, pinned and told by you.",
+      summary: { toAdd: 1, duplicates: 1, otherScopes: 1 },
+    });
     expect(await t.db.select().from(facts).where(eq(facts.body, "Standups are at 9:30."))).toMatchObject([
       { scope: "workspace", pinned: true, createdBy: "olivia", createdByKind: "user" },
     ]);
-    expect(doubles.revalidatePath).toHaveBeenCalled();
+    expect(doubles.revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
 
     // The same file again: nothing new, nothing written.
-    const again = await importFactsAction(form("import", fileOf(NEW_FACTS)));
-    expect(again).toMatchObject({ status: "failed", message: expect.stringContaining("There is nothing new to import") });
+    const again = await post(fileOf(NEW_FACTS), { intent: "import" });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ status: "failed", message: expect.stringContaining("There is nothing new to import") });
   });
 
   it("names a refused item and offers no import", async () => {
     doubles.user = PEOPLE.olivia;
-    const checked = await importFactsAction(form("check", fileOf([...NEW_FACTS, { scope: "workspace", body: "ghp_abcdefghijklmnopqrstuvwxyz0123" }])));
-    expect(checked).toMatchObject({
+    const withSecret = fileOf([...NEW_FACTS, { scope: "workspace", body: "ghp_abcdefghijklmnopqrstuvwxyz0123" }]);
+    expect(await (await post(withSecret)).json()).toMatchObject({
       status: "checked",
       canImport: false,
       summary: { refused: [{ item: 4, reason: "it looks like a GitHub token; Mnemo never keeps credentials" }], refusedCount: 1 },
     });
     const before = await snapshot();
-    const forced = await importFactsAction(form("import", fileOf([...NEW_FACTS, { scope: "workspace", body: "ghp_abcdefghijklmnopqrstuvwxyz0123" }])));
-    expect(forced).toMatchObject({ status: "failed", message: expect.stringMatching(/^Nothing was imported\./) });
+    const forced = await post(withSecret, { intent: "import" });
+    expect(forced.status).toBe(409);
+    expect(await forced.json()).toMatchObject({ status: "failed", message: expect.stringMatching(/^Nothing was imported\./) });
     expect(await snapshot()).toEqual(before);
   });
 
   it.each([
-    ["signed out", null, { workspace: "acme", agent: "scout" }, "Your session has ended. Sign in again."],
-    ["a member", PEOPLE.ana, { workspace: "acme", agent: "scout" }, "There is no such thing in this workspace you can change."],
-    ["another workspace's owner", PEOPLE.gina, { workspace: "acme", agent: "scout" }, "There is no such thing in this workspace you can change."],
-    ["an owner naming another workspace's agent", PEOPLE.gina, { workspace: "globex", agent: "scout" }, "There is no such thing in this workspace you can change."],
-  ])("refuses %s, changing nothing", async (_who, user, where, message) => {
+    ["signed out", null, { workspace: "acme", agent: "scout" }, 401, "Your session has ended. Sign in again."],
+    ["a member", PEOPLE.ana, { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["another workspace's owner", PEOPLE.gina, { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["an owner naming another workspace's agent", PEOPLE.gina, { workspace: "globex", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["an owner naming a workspace that does not exist", PEOPLE.olivia, { workspace: "nope", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+  ])("refuses %s without reading the body, changing nothing", async (_who, user, where, status, message) => {
     doubles.user = user;
     const before = await snapshot();
-    for (const intent of ["check", "import"] as const) {
-      expect(await importFactsAction(form(intent, fileOf(NEW_FACTS), where))).toEqual({ status: "failed", message });
+    for (const intent of ["check", "import"]) {
+      const body = watchedBody(4);
+      const response = await post(body.stream, { intent, where });
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ status: "failed", message });
+      expect(body.seen.pulled).toBe(0);
     }
     expect(await snapshot()).toEqual(before);
     expect(doubles.revalidatePath).not.toHaveBeenCalled();
   });
 
-  it("answers a file that is not ours, or no file, in one sentence", async () => {
+  it.each([
+    ["another site", { origin: "https://evil.example", host: HOST, "sec-fetch-site": "cross-site" }],
+    ["another site claiming to be this one", { origin: `https://${HOST}`, host: HOST, "sec-fetch-site": "cross-site" }],
+    ["a sibling subdomain", { origin: `https://blog.${HOST}`, host: HOST, "sec-fetch-site": "same-site" }],
+    ["an opaque origin", { origin: "null", host: HOST }],
+    ["no origin at all", { host: HOST }],
+  ])("refuses a POST from %s with 403, even from an owner", async (_from, headers) => {
     doubles.user = PEOPLE.olivia;
-    expect(await importFactsAction(form("check", new File(["{"], "x.json")))).toEqual({
+    const before = await snapshot();
+    const body = watchedBody(1);
+    const response = await post(body.stream, { intent: "import", headers });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      status: "failed",
+      message: "Import from the Memory page in Mnemo itself. Reload the page and try again.",
+    });
+    expect(body.seen.pulled).toBe(0);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("honours the host a proxy in front says the browser addressed", async () => {
+    doubles.user = PEOPLE.olivia;
+    const headers = { origin: "https://mnemo.acme.test", host: "127.0.0.1:3000", "x-forwarded-host": "mnemo.acme.test" };
+    expect((await post(fileOf(NEW_FACTS), { headers })).status).toBe(200);
+  });
+
+  it("refuses a declared size over 5 MB with 413 before reading a byte", async () => {
+    doubles.user = PEOPLE.olivia;
+    const body = watchedBody(100);
+    const response = await post(body.stream, { headers: { ...SAME_ORIGIN, "content-length": String(MAX_IMPORT_BYTES + 1) } });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      status: "invalid_data",
+      message: "The file is larger than 5 MB. Split it, or leave out the history.",
+    });
+    expect(body.seen.pulled).toBe(0);
+  });
+
+  it("stops reading a body with no declared size as soon as it passes 5 MB", async () => {
+    doubles.user = PEOPLE.olivia;
+    const chunk = 64 * 1024;
+    const body = watchedBody(1000, chunk); // 64 MB on offer
+    const response = await post(body.stream);
+    expect(response.status).toBe(413);
+    expect(body.seen.pulled).toBeLessThanOrEqual(MAX_IMPORT_BYTES + chunk);
+  });
+
+  it("answers a file that is not ours, or a question that is neither check nor import, in one sentence", async () => {
+    doubles.user = PEOPLE.olivia;
+    const notJson = await post("{");
+    expect(notJson.status).toBe(422);
+    expect(await notJson.json()).toEqual({
       status: "invalid_data",
       message: "The file is not JSON. Use a file made by “Download as JSON” on a Memory page.",
     });
-    expect(await importFactsAction(form("check", "not a file"))).toEqual({ status: "invalid_data", message: "Choose a JSON file to import." });
+    const neither = await post(fileOf(NEW_FACTS), { intent: "delete" });
+    expect(neither.status).toBe(400);
+    expect(await neither.json()).toEqual({ status: "invalid_data", message: "Say whether to check the file or import it." });
+  });
+});
+
+describe("POST …/memory/import under hostile files", () => {
+  it("any body: a JSON answer the form can show, never a throw; a dry run changes nothing", async () => {
+    doubles.user = PEOPLE.olivia;
+    const before = await snapshot();
+    const item = fc.oneof(
+      fc.record({ scope: fc.constantFrom("workspace", "channel", "person", "team"), body: fc.oneof(fc.string(), fc.jsonValue()) }, { requiredKeys: [] }),
+      fc.jsonValue(),
+    );
+    const body = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc.array(item, { maxLength: 12 }).map(fileOf),
+      fc.uint8Array({ maxLength: 512 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (sent) => {
+        const response = await post(sent as BodyInit);
+        expect([200, 409, 422]).toContain(response.status);
+        const state = (await response.json()) as { status: string; message: string };
+        expect(["checked", "invalid_data"]).toContain(state.status);
+        expect(typeof state.message).toBe("string");
+      }),
+      { numRuns: 150 },
+    );
+    expect(await snapshot()).toEqual(before);
   });
 });

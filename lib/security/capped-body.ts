@@ -1,0 +1,33 @@
+/**
+ * A request body read with a hard limit, for route handlers that take uploads
+ * from people. A declared Content-Length over the limit is refused before a
+ * byte is read; without one (chunked) or with one that lies, reading stops as
+ * soon as the limit is passed, so a sender can never make the server hold more.
+ */
+
+/** The body's bytes, or "too_large" once it passes `limit` bytes. */
+export async function readCappedBody(request: Request, limit: number): Promise<Uint8Array | "too_large"> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > limit) return "too_large";
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return "too_large";
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
