@@ -13,7 +13,8 @@ import type { Conn } from "@/db/client";
 import { facts } from "@/db/schema";
 import { recordAudit } from "@/lib/admin/audit";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
-import { cleanFact, dedupeKey, looksLikeSecret, MAX_FACTS } from "./rules";
+import { cleanFact, dedupeKey, MAX_FACTS } from "./rules";
+import { looksLikeSecret } from "./secrets";
 import { liveFactCount } from "./store";
 import { remember, type PersonActor } from "./writes";
 

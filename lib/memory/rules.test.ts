@@ -15,7 +15,6 @@ import {
   changeableBy,
   cleanFact,
   dedupeKey,
-  looksLikeSecret,
   memorySection,
   narrowed,
   recallable,
@@ -557,73 +556,6 @@ describe("agentMayForget", () => {
         }
         if (f.scope === "workspace") expect(answer).toBe(p.kind === "public" ? "allowed" : "forbidden");
         else expect(answer).toBe("allowed");
-      }),
-      MANY,
-    );
-  });
-});
-
-describe("looksLikeSecret", () => {
-  const alnum = fc.constantFrom(..."abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNOPQRSTUVWXYZ0123456789".split(""));
-  const upperAlnum = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".split(""));
-  const run = (min: number, max: number, unit = alnum) => fc.string({ unit, minLength: min, maxLength: max });
-
-  const SECRETS = [
-    "sk-proj-abcdefghijklmnopqrstuvwx1234",
-    "sk-abcdefghijklmnop1234",
-    "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-    "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
-    "xoxb-1234567890-abcdefghij",
-    "AKIAIOSFODNN7EXAMPLE",
-    "-----BEGIN RSA PRIVATE KEY-----",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    "password=hunter22",
-    "token=abc123xyz",
-  ];
-  const ORDINARY = [
-    "Releases go out on Thursdays.",
-    "Use the sk-learn library",
-    "Token: ask Max for one",
-    "The password policy changed in May.",
-  ];
-
-  it("flags credentials and leaves ordinary facts alone", () => {
-    for (const secret of SECRETS) {
-      expect(looksLikeSecret(secret), secret).not.toBeNull();
-      expect(looksLikeSecret(`The deploy key is ${secret} for now.`), secret).not.toBeNull();
-    }
-    for (const text of ORDINARY) expect(looksLikeSecret(text), text).toBeNull();
-  });
-
-  it("flags a generated credential wherever it sits in the text", () => {
-    const secret = fc.oneof(
-      run(16, 40).map((s) => `sk-${s}`),
-      run(20, 40).map((s) => `ghp_${s}`),
-      run(20, 40).map((s) => `github_pat_${s}`),
-      run(10, 30).map((s) => `xoxb-${s}`),
-      run(16, 16, upperAlnum).map((s) => `AKIA${s}`),
-      fc.constantFrom("RSA ", "EC ", "OPENSSH ", "").map((k) => `-----BEGIN ${k}PRIVATE KEY-----`),
-      fc.tuple(run(8, 30), run(8, 30), run(8, 40)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
-      fc.tuple(fc.constantFrom("password", "PASSWORD", "token", "secret", "api_key"), run(4, 20)).map(([k, v]) => `${k}=${v}`),
-    );
-    fc.assert(
-      fc.property(fc.string({ maxLength: 60 }), secret, fc.string({ maxLength: 60 }), (before, s, after) => {
-        expect(looksLikeSecret(`${before} ${s} ${after}`)).not.toBeNull();
-      }),
-      TEXT,
-    );
-  });
-
-  it("never flags ordinary sentences, even ones about passwords, tokens and keys", () => {
-    const everyday = fc.constantFrom(
-      ...["Releases", "go", "out", "on", "Thursdays", "the", "password", "policy", "token", "Token:", "secret", "key"],
-      ...["sk-learn", "ask", "Max", "for", "one", "changed", "in", "May", "Q3", "budget", "is", "2025", "v2", "refunds"],
-      ...["over", "$500", "need", "approval", "SSO", "AKIA", "ghp", "xoxb", "eyJ", "-", "—", "(see", "wiki)"],
-    );
-    fc.assert(
-      fc.property(fc.array(everyday, { minLength: 1, maxLength: 20 }), (words) => {
-        const text = `${words.join(" ")}.`;
-        expect(looksLikeSecret(text)).toBeNull();
       }),
       MANY,
     );

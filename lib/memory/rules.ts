@@ -170,41 +170,6 @@ export function dedupeKey(body: string): string {
     .replace(/[\p{P}\s]+$/u, "");
 }
 
-/** Credential shapes that must never be kept (SPEC §3.7), each with a name for the error. */
-const SECRET_PATTERNS: { name: string; pattern: RegExp }[] = [
-  { name: "an API key", pattern: /\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{16,}/ },
-  { name: "an API key", pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}/ },
-  { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/ },
-  { name: "a GitHub token", pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/ },
-  { name: "a Slack token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { name: "an AWS access key", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/ },
-  { name: "a Google API key", pattern: /\bAIza[A-Za-z0-9_-]{30,}/ },
-  { name: "a Mnemo agent key", pattern: /\bmnemo_[A-Za-z0-9_-]{32,}/ },
-  { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/ },
-  {
-    name: "a JSON Web Token",
-    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
-  },
-  {
-    name: "a password or token",
-    pattern:
-      /\b(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|access[_-]?key|client[_-]?secret)\s*=\s*["']?[^\s"']{4,}/i,
-  },
-  {
-    name: "a password or token",
-    // "password: hunter2x" — after a colon only a value that looks machine-made counts,
-    // so "Token: ask Max for one" stays an ordinary fact.
-    pattern:
-      /\b(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|access[_-]?key|client[_-]?secret)\s*:\s*["']?(?=[^\s"']*\d)(?=[^\s"']*[A-Za-z])[^\s"']{6,}/i,
-  },
-];
-
-/** What kind of credential the text looks like, or null when it looks like none. */
-export function looksLikeSecret(text: string): string | null {
-  for (const { name, pattern } of SECRET_PATTERNS) if (pattern.test(text)) return name;
-  return null;
-}
-
 /** Whether a writer asked for a scope and was given a narrower one. */
 export function narrowed(wanted: Scope | null, granted: Scope): boolean {
   return wanted !== null && wanted !== granted;

@@ -15,10 +15,10 @@ import {
   cleanFact,
   soloPerson,
   dedupeKey,
-  looksLikeSecret,
   type Place,
   type Scope,
 } from "./rules";
+import { looksLikeSecret } from "./secrets";
 import { FACT_COLUMNS, factColumns, storedFact, type FactColumnsRow, type StoredFact } from "./store";
 import { changeableSql, type SqlViewer } from "./visibility-sql";
 
