@@ -7,6 +7,7 @@
  * When you change a rule here, change its SQL twin in `visibility-sql.ts` too;
  * the integration tests compare the two.
  */
+import { DECEPTIVE_CHARACTERS, looksBlank, stripInvisible } from "./unicode";
 
 /** Facts given to one reply or session step at most. */
 export const RECALL_LIMIT = 40;
@@ -137,22 +138,24 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
 const WHITESPACE_RUN = /[\s\u0085]+/g;
 
 /**
- * A fact as written, cleaned: one paragraph, trimmed, at most MAX_FACT characters
- * (cut to MAX_FACT - 1 and ended with "…"). Null for non-strings and blank text.
+ * A fact as written, cleaned: one paragraph of characters a reader can see
+ * (unicode.ts), trimmed, at most MAX_FACT characters (cut to MAX_FACT - 1 and
+ * ended with "…"). Null for non-strings and for text that shows nothing.
  */
 export function cleanFact(body: unknown): string | null {
   if (typeof body !== "string") return null;
-  const text = body
-    .toWellFormed()
-    .replace(CONTROL_CHARS, "")
+  // NFC, not NFKC: a fact keeps the characters its writer chose; only the secret filter folds them.
+  const text = stripInvisible(body.replace(CONTROL_CHARS, ""))
     .replace(WHITESPACE_RUN, " ")
-    .trim();
-  if (!text) return null;
+    .trim()
+    .normalize("NFC");
+  if (looksBlank(text)) return null;
   if (text.length <= MAX_FACT) return text;
   let cut = MAX_FACT - 1;
   // Never split an emoji or other surrogate pair in half.
   if (/[\uD800-\uDBFF]/.test(text[cut - 1])) cut -= 1;
-  return `${text.slice(0, cut).trimEnd()}…`;
+  // Cleaned again: the cut may leave an emoji joiner with nothing to join.
+  return `${stripInvisible(text.slice(0, cut)).trimEnd()}…`;
 }
 
 /**
@@ -277,7 +280,8 @@ export const SECTION_PREAMBLE =
 
 /** Any text as one line: a stored value can never open a new line in the prompt. */
 function oneLine(text: string): string {
-  return text.replace(/[\s\u0085]+/g, " ").trim();
+  // Facts kept before cleaning removed them may still hold bidi controls or tag letters.
+  return text.replace(DECEPTIVE_CHARACTERS, "").replace(/[\s\u0085]+/g, " ").trim();
 }
 
 /** The facts as the model is given them: data with their source, never instructions. Null when none. */
