@@ -4,6 +4,7 @@
  * the wrong shape → 422 naming the field.
  */
 import type { z } from "zod";
+import { readCappedBody } from "@/lib/security/capped-body";
 import { apiError } from "./errors";
 
 /** The largest request body the API reads, in bytes. */
@@ -12,36 +13,10 @@ export const MAX_BODY_BYTES = 16 * 1024;
 const tooLarge = () =>
   apiError(413, "too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
 
-/** The body's bytes, refusing anything over the limit without reading it all. */
-async function readBody(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** The JSON body, validated by `schema`. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const bytes = await readBody(request);
+  const bytes = await readCappedBody(request, MAX_BODY_BYTES);
+  if (bytes === "too_large") throw tooLarge();
   let value: unknown;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -1,8 +1,9 @@
 /**
- * A request body read with a hard limit, for route handlers that take uploads
- * from people. A declared Content-Length over the limit is refused before a
- * byte is read; without one (chunked) or with one that lies, reading stops as
- * soon as the limit is passed, so a sender can never make the server hold more.
+ * A request body read with a hard limit: the agent API's JSON (lib/api/request.ts)
+ * and the facts-file import. A declared Content-Length over the limit is refused
+ * before a byte is read; without one (chunked) or with one that lies, reading
+ * stops as soon as the limit is passed, so a sender can never make the server
+ * hold more.
  */
 
 /** The body's bytes, or "too_large" once it passes `limit` bytes. */
