@@ -7,6 +7,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Before any request too: each is tagged with its connection's address, which sign-in limits count by.
+  (await import("./lib/auth/peer-address")).tagPeerAddresses();
   const { closeDb, getDb } = await import("./db");
   const { purgeExpired } = await import("./lib/memory/writes");
   const purge = () =>

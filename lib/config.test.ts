@@ -10,6 +10,8 @@ describe("readConfig", () => {
     expect(config.DATABASE_URL).toBe("file:./data/mnemo.db");
     expect(config.PORT).toBe(3000);
     expect(config.MNEMO_DEMO).toBe(true);
+    // X-Forwarded-For is believed only when the operator says proxies add it.
+    expect(config.MNEMO_TRUSTED_PROXIES).toBe(0);
   });
 
   it.each([
@@ -19,6 +21,8 @@ describe("readConfig", () => {
     ["DATABASE_URL", "postgres://db/mnemo", "DATABASE_URL=\"postgres://db/mnemo\" is not valid: a libSQL URL such as file:./data/mnemo.db, libsql://host or https://host."],
     ["MNEMO_DEMO_SCOUT_KEY", "mnemo_short", 'MNEMO_DEMO_SCOUT_KEY="mnemo_short" is not valid: an agent key: mnemo_ followed by at least 32 of A-Z a-z 0-9 _ -.'],
     ["AUTH_SECRET", "too-short", 'AUTH_SECRET="too-short" is not valid: at least 32 random characters (make one with: openssl rand -base64 33).'],
+    ["MNEMO_TRUSTED_PROXIES", "-1", 'MNEMO_TRUSTED_PROXIES="-1" is not valid: how many proxies in front of Mnemo add the client\'s address to X-Forwarded-For, a whole number from 0 (none: the header is ignored) to 10.'],
+    ["MNEMO_TRUSTED_PROXIES", "yes", 'MNEMO_TRUSTED_PROXIES="yes" is not valid: how many proxies in front of Mnemo add the client\'s address to X-Forwarded-For, a whole number from 0 (none: the header is ignored) to 10.'],
   ])("a wrong %s=%s stops with one line naming it and what it accepts", (name, value, message) => {
     expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [name]: value })).toThrow(message);

@@ -53,6 +53,11 @@ const rules = {
     schema: z.coerce.number().int().min(1).default(1200),
     accepts: "requests per minute per agent key, a whole number of at least 1",
   },
+  MNEMO_TRUSTED_PROXIES: {
+    schema: z.coerce.number().int().min(0).max(10).default(0),
+    accepts:
+      "how many proxies in front of Mnemo add the client's address to X-Forwarded-For, a whole number from 0 (none: the header is ignored) to 10",
+  },
   MNEMO_RECALL_CACHE_MB: {
     schema: z.coerce.number().int().min(0).max(4096).default(64),
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",

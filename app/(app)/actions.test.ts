@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { auditEvents, memberships, workspaces } from "@/db/schema";
+import { WORKSPACES_PER_PERSON } from "@/lib/auth/throttle";
 import type { SignedInUser } from "@/lib/auth/session";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
 
@@ -32,21 +33,52 @@ describe("createWorkspaceAction", () => {
   it("makes any signed-in person the first owner of a new workspace, and sends them to its settings", async () => {
     const { createWorkspaceAction } = await import("./actions");
     doubles.user = ANA;
-    expect(await createWorkspaceAction(form({ name: "  Acme  " }))).toEqual({
+    const answer = await createWorkspaceAction(form({ name: "  Acme  " }));
+    expect(answer).toEqual({
       status: "success",
       message: "Acme is ready. Add the people in it.",
-      href: "/w/acme-2/settings",
+      href: expect.stringMatching(/^\/w\/acme-[0-9a-z]{6}\/settings$/),
     });
+    const id = (answer as { href: string }).href.split("/")[2];
     const db = testDb().db;
-    expect(await db.select().from(workspaces).where(eq(workspaces.id, "acme-2"))).toMatchObject([{ name: "Acme" }]);
-    expect(await db.select().from(memberships).where(eq(memberships.workspaceId, "acme-2"))).toMatchObject([
+    expect(await db.select().from(workspaces).where(eq(workspaces.id, id))).toMatchObject([{ name: "Acme" }]);
+    expect(await db.select().from(memberships).where(eq(memberships.workspaceId, id))).toMatchObject([
       { userId: "ana", role: "owner" },
     ]);
     const audit = await db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.workspaceId, "acme-2"), eq(auditEvents.action, "workspace.create")));
+      .where(and(eq(auditEvents.workspaceId, id), eq(auditEvents.action, "workspace.create")));
     expect(audit).toMatchObject([{ actorId: "ana", summary: "Acme" }]);
+  });
+
+  it("gives ids that say nothing of other workspaces: the same name twice, two unrelated suffixes", async () => {
+    const { createWorkspaceAction } = await import("./actions");
+    doubles.user = ANA;
+    const ids = [];
+    for (const name of ["Globex", "Globex"]) {
+      const answer = (await createWorkspaceAction(form({ name }))) as { href: string };
+      ids.push(answer.href.split("/")[2]);
+    }
+    // Not "globex-2", "globex-3": a count would tell that "globex" exists.
+    for (const id of ids) expect(id).toMatch(/^globex-[0-9a-z]{6}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it("lets one person start a few workspaces an hour, then says how long to wait and starts none", async () => {
+    const { createWorkspaceAction } = await import("./actions");
+    doubles.user = ANA;
+    for (let i = 0; i < WORKSPACES_PER_PERSON.free; i++) {
+      expect(await createWorkspaceAction(form({ name: `Team ${i}` }))).toMatchObject({ status: "success" });
+    }
+    const before = await testDb().db.select({ id: workspaces.id }).from(workspaces);
+    expect(await createWorkspaceAction(form({ name: "One too many" }))).toEqual({
+      status: "failed",
+      message: expect.stringMatching(/^You started many workspaces lately\. Try again in (60|59) minutes\.$/),
+    });
+    expect(await testDb().db.select({ id: workspaces.id }).from(workspaces)).toEqual(before);
+    doubles.user = { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" };
+    expect(await createWorkspaceAction(form({ name: "Max's own" }))).toMatchObject({ status: "success" });
   });
 
   it("refuses the signed out and a blank name, creating nothing", async () => {

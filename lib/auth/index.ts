@@ -12,16 +12,20 @@ import Google from "next-auth/providers/google";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { accounts, sessions, users, verificationTokens } from "@/db/schema";
-import { authSecret } from "@/lib/config";
+import { authSecret, readConfig } from "@/lib/config";
 import { clientAddress } from "./client-address";
 import { hashPassword, verifyPassword } from "./password";
-import { clearSignInFailures, recordSignInFailure, signInBlocked } from "./throttle";
+import { signInSucceeded, startSignIn } from "./throttle";
 
 class WrongCredentials extends CredentialsSignin {
   code = "wrong_credentials";
 }
+/** Refused before the password is checked; the code carries the wait, in seconds, to the sign-in form. */
 class TooManyAttempts extends CredentialsSignin {
-  code = "rate_limited";
+  constructor(waitMs: number) {
+    super();
+    this.code = `rate_limited_${Math.ceil(waitMs / 1000)}`;
+  }
 }
 
 const credentialsInput = z.object({
@@ -43,8 +47,10 @@ async function authorize(raw: unknown, request: Request | undefined) {
   if (!parsed.success) throw new WrongCredentials();
   const { email, password } = parsed.data;
   const db = getDb();
-  const address = request ? clientAddress(request.headers) : null;
-  if (await signInBlocked(db, email, address)) throw new TooManyAttempts();
+  const address = request ? clientAddress(request.headers, readConfig().MNEMO_TRUSTED_PROXIES) : null;
+  // Counted as a failure before the slow check, so guesses sent at once cannot all slip under the limit.
+  const turn = await startSignIn(db, email, address);
+  if (!turn.allowed) throw new TooManyAttempts(turn.waitMs);
 
   const [user] = await db
     .select({ id: users.id, name: users.name, email: users.email, passwordHash: users.passwordHash })
@@ -52,11 +58,8 @@ async function authorize(raw: unknown, request: Request | undefined) {
     .where(eq(users.email, email))
     .limit(1);
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
-  if (!user?.passwordHash || !valid) {
-    await recordSignInFailure(db, email, address);
-    throw new WrongCredentials();
-  }
-  await clearSignInFailures(db, email);
+  if (!user?.passwordHash || !valid) throw new WrongCredentials();
+  await signInSucceeded(db, email, address, turn.attempt);
   return { id: user.id, name: user.name, email: user.email };
 }
 

@@ -4,6 +4,7 @@ import { AuthError } from "next-auth";
 import { z } from "zod";
 import { signIn } from "@/lib/auth";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { tryAgainIn } from "@/lib/auth/throttle";
 
 export type SignInState =
   | { status: "idle" }
@@ -15,10 +16,13 @@ const input = z.object({
   callbackUrl: z.string().optional(),
 });
 
-const MESSAGES: Record<string, string> = {
-  wrong_credentials: "That email and password don't match an account. Check them and try again.",
-  rate_limited: "Too many failed sign-ins for this account. Wait 15 minutes, then try again.",
-};
+const WRONG_CREDENTIALS = "That email and password don't match an account. Check them and try again.";
+
+/** The form's words for an Auth.js error code; a refusal to check at all says how long to wait (lib/auth/index.ts). */
+function messageFor(code: string): string {
+  const rateLimited = /^rate_limited_(\d+)$/.exec(code);
+  return rateLimited ? `Too many attempts. ${tryAgainIn(Number(rateLimited[1]) * 1000)}` : WRONG_CREDENTIALS;
+}
 
 /** Signs in with email and password; on success Auth.js redirects, on failure the form says why. */
 export async function signInWithPassword(_previous: SignInState, sent: FormData): Promise<SignInState> {
@@ -37,7 +41,7 @@ export async function signInWithPassword(_previous: SignInState, sent: FormData)
     // A successful sign-in "throws" Next's redirect; only Auth.js errors are failures.
     if (error instanceof AuthError) {
       const code = "code" in error && typeof error.code === "string" ? error.code : "";
-      return { status: "failed", message: MESSAGES[code] ?? MESSAGES.wrong_credentials, email };
+      return { status: "failed", message: messageFor(code), email };
     }
     throw error;
   }

@@ -12,7 +12,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { signUp, signUpOffer, signUpSettings } from "@/lib/auth/sign-up";
 import { signUpInput } from "@/lib/validation/accounts";
 import { requestAddress } from "@/lib/auth/client-address";
-import { recordSignUpAttempt, signUpBlocked } from "@/lib/auth/throttle";
+import { startSignUp, tryAgainIn } from "@/lib/auth/throttle";
 
 export type SignUpState =
   | { status: "idle" }
@@ -20,7 +20,6 @@ export type SignUpState =
 
 const CLOSED = "Sign-up is closed here. Ask a workspace owner to add you, then sign in.";
 const TAKEN = "There is already an account with this email. Sign in instead.";
-const TOO_MANY = "Too many accounts were created from here lately. Wait 15 minutes, then try again.";
 
 function text(value: FormDataEntryValue | null): string {
   return typeof value === "string" ? value.slice(0, 254) : "";
@@ -42,9 +41,9 @@ export async function createAccountAction(_previous: SignUpState, sent: FormData
   const offer = await signUpOffer(db, settings);
   if (offer !== (input.kind === "first" ? "first" : "open")) return failed(CLOSED);
 
-  const address = await requestAddress();
-  if (await signUpBlocked(db, address)) return failed(TOO_MANY);
-  await recordSignUpAttempt(db, address);
+  // Counted and decided in one write, before the slow hash, so attempts sent at once are each counted.
+  const turn = await startSignUp(db, await requestAddress());
+  if (!turn.allowed) return failed(`Too many attempts. ${tryAgainIn(turn.waitMs)}`);
 
   const passwordHash = await hashPassword(input.password);
   const result = await signUp(db, settings, { ...input, passwordHash });
