@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -18,6 +18,28 @@ describe("openDatabase", () => {
     expect(keys.rows[0][0]).toBe(1);
     expect(Number(timeout.rows[0][0])).toBeGreaterThanOrEqual(5000);
     db.$client.close();
+  });
+
+  it("creates the file and its write-ahead log readable by their owner only, whatever the umask", async () => {
+    const file = path.join(dir, "private", "mnemo.db");
+    const umask = process.umask(0o022);
+    try {
+      const db = await openDatabase(`file:${file}`);
+      await db.$client.execute("CREATE TABLE notes (body TEXT)");
+      await db.$client.execute("INSERT INTO notes VALUES ('a password hash lives here')");
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(name).mode & 0o777, name).toBe(0o600);
+      db.$client.close();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it("leaves the mode of a database that exists already as its operator set it", async () => {
+    const file = path.join(dir, "shared.db");
+    writeFileSync(file, "", { mode: 0o640 });
+    const db = await openDatabase(`file:${file}`);
+    db.$client.close();
+    expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 
   it("says which path could not be opened, and why", async () => {

@@ -2,7 +2,7 @@
  * The one way to open Mnemo's database. An embedded file by default; the same code
  * talks to a libSQL server or Turso when DATABASE_URL says so.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { createClient, type Client, type Transaction, type TransactionMode } from "@libsql/client";
 import { sql, type SQL } from "drizzle-orm";
@@ -44,10 +44,29 @@ export function ensureFolder(dir: string): void {
   mkdirSync(dir);
 }
 
-/** A client and its Drizzle wrapper, without touching the database yet. For a file, creates its folder first (libSQL does not). */
+/** The database holds password hashes: only its owner may read it (and its -wal and -shm, which SQLite makes alike). */
+export const DATABASE_FILE_MODE = 0o600;
+
+/**
+ * Creates an empty database file readable by its owner only, unless it exists:
+ * SQLite would create it with the process's umask (usually 0644), and an empty
+ * file is a valid empty database.
+ */
+export function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, "wx", DATABASE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/** A client and its Drizzle wrapper, without touching the database yet. For a file, creates its folder and the file first (libSQL would make it readable by all). */
 export function connect(url: string, authToken?: string): Db {
   const file = filePathOf(url);
-  if (file) ensureFolder(path.dirname(file));
+  if (file) {
+    ensureFolder(path.dirname(file));
+    createPrivateFile(file);
+  }
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
   if (file) {
     takeTurnsForTransactions(client, file);
@@ -296,9 +315,16 @@ function takeTurnsForTransactions(client: Client, file: string): void {
 export async function openDatabase(url: string, authToken?: string): Promise<Db> {
   const file = filePathOf(url);
   try {
+    const created = file !== null && !existsSync(/*turbopackIgnore: true*/ file);
     const db = connect(url, authToken);
     if (file) await db.$client.execute("PRAGMA journal_mode = WAL");
     await db.$client.execute("SELECT 1");
+    // SQLite gives them the database's own mode; this holds even where it might not.
+    if (created) {
+      for (const sibling of [`${file}-wal`, `${file}-shm`]) {
+        if (existsSync(/*turbopackIgnore: true*/ sibling)) chmodSync(/*turbopackIgnore: true*/ sibling, DATABASE_FILE_MODE);
+      }
+    }
     return db;
   } catch (error) {
     throw new DatabaseOpenError(file ?? url, reasonOf(error));

@@ -2,7 +2,7 @@
  * Backups taken by the real CLI process while this process keeps writing: every
  * write acknowledged before the backup began is in it, and restores intact.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
@@ -64,11 +64,14 @@ describe("backup and restore", () => {
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(/^Backed up .* to .*under-load\.db \(\d+ facts, \d+ KiB\)\.\n$/);
     expect(during, "writes went on while the backup ran").toBeGreaterThan(before.length);
+    // Both hold the password hashes: readable by their owner only.
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
 
     const restoredUrl = `file:${path.join(dir, "restored", "mnemo.db")}`;
     const restore = await mnemo(["restore", "--from", backupFile], restoredUrl);
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
+    expect(statSync(path.join(dir, "restored", "mnemo.db")).mode & 0o777).toBe(0o600);
 
     const restored = await openDatabase(restoredUrl);
     try {

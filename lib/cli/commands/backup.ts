@@ -4,10 +4,10 @@
  * database while writers carry on. A restore puts a checked backup in place of a
  * database no process has open, keeping the old file beside it.
  */
-import { copyFileSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkDatabase } from "@/db/check";
-import { connect, ensureFolder, filePathOf, openDatabase } from "@/db/client";
+import { connect, createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf, openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { CliError, UsageError, type Command } from "../command";
 
@@ -56,8 +56,11 @@ export const backupCommand: Command = {
 
     const client = connect(databaseUrl).$client;
     try {
+      // A backup holds the password hashes too: made private before a byte is written (VACUUM INTO fills an empty file).
+      createPrivateFile(target);
       await client.execute({ sql: "VACUUM INTO ?", args: [target] });
     } catch (error) {
+      rmSync(target, { force: true });
       throw new CliError(`Could not write the backup to ${target}: ${firstLine(error)}`);
     } finally {
       client.close();
@@ -121,6 +124,7 @@ export const restoreCommand: Command = {
     ensureFolder(path.dirname(target));
     const incoming = `${target}.restoring`;
     copyFileSync(backup, incoming);
+    chmodSync(incoming, DATABASE_FILE_MODE);
     renameSync(incoming, target);
 
     // Bring an older backup up to this version's schema, and switch it back to WAL.
