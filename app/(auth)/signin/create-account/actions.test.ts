@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memberships, users, workspaces } from "@/db/schema";
+import { memberships, signInFailures, users, workspaces } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import { verifyPassword } from "@/lib/auth/password";
+import { SIGN_UPS_PER_ADDRESS } from "@/lib/auth/throttle";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 const doubles = vi.hoisted(() => ({ signIn: vi.fn<(provider: string, options: Record<string, unknown>) => Promise<void>>() }));
@@ -109,6 +110,21 @@ describe("createAccountAction", () => {
       status: "failed",
       message: "There is already an account with this email. Sign in instead.",
     });
+  });
+
+  it("refuses an address that tried too many accounts lately, before hashing, and says how long to wait", async () => {
+    // Outside a request the address is unknown: all such attempts share one count.
+    const at = new Date().toISOString();
+    await t.db.transaction(async (tx) => {
+      await tx.delete(signInFailures);
+      await tx.insert(signInFailures).values(Array.from({ length: SIGN_UPS_PER_ADDRESS.free }, () => ({ key: "signup:unknown", at })));
+    });
+    expect(await createAccountAction({ status: "idle" }, form(FIRST))).toMatchObject({
+      status: "failed",
+      message: "Too many attempts. Try again in 1 second.",
+    });
+    expect(await counts()).toEqual({ users: 0, workspaces: 0 });
+    await t.db.transaction((tx) => tx.delete(signInFailures));
   });
 
   it.each([
