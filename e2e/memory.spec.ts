@@ -71,7 +71,7 @@ test.describe("ana curates her memory", () => {
     // Add "Just me": pinned, and recalled in her DM only.
     await page.getByLabel("Fact", { exact: true }).fill(text);
     await expect(page.getByText(`${text.length} / 500 characters`)).toBeVisible();
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
     const justYou = page.getByRole("list", { name: "Just you facts" });
     await expect(justYou.getByText(text)).toBeVisible();
@@ -131,7 +131,7 @@ test.describe("ana curates her memory", () => {
     const text = `Ana reviews billing PRs on Fridays (${Date.now()})`;
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await factCard(page, text).getByRole("button", { name: "Forget" }).click();
     await page.getByRole("dialog", { name: "Forget this fact?" }).getByRole("button", { name: "Forget" }).click();
     await page.getByRole("status", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
@@ -141,15 +141,15 @@ test.describe("ana curates her memory", () => {
   test("refuses secrets and says why; a duplicate refreshes instead of repeating", async ({ page }) => {
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill("Our staging key is sk-live1234567890abcdefghijkl");
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await expect(page.getByRole("alert", { name: "Add fact problem" })).toContainText("looks like an API key");
 
     const text = `Ana's laptop is a ThinkPad (${Date.now()})`;
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
     await page.getByLabel("Fact", { exact: true }).fill(`  ${text.toUpperCase()}!! `);
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await expect(page.getByText("Scout already knew that")).toBeVisible();
     await expect(page.getByRole("list", { name: "Just you facts" }).getByText(text, { exact: true })).toHaveCount(1);
   });
@@ -163,7 +163,7 @@ test.describe("ana curates her memory", () => {
     await expect(channel.locator("option")).toContainText(["#general", "#support", "Your direct message"]);
     await expect(channel.locator("option", { hasText: "#leadership" })).toHaveCount(0);
     await channel.selectOption({ label: "#support" });
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for #support" }).click();
     const card = page.getByRole("list", { name: "Conversations facts" }).getByRole("listitem").filter({ hasText: text });
     await expect(card.getByText("#support", { exact: true })).toBeVisible();
     await expect(card.getByText("Told by Ana Alves")).toBeVisible();
@@ -202,7 +202,7 @@ test.describe("ana curates her memory", () => {
       const radio = document.querySelector<HTMLInputElement>('input[name="scope"][value="person"]')!;
       radio.value = "workspace";
     });
-    await page.getByRole("button", { name: "Remember" }).click();
+    await page.getByRole("button", { name: "Remember for me" }).click();
     await expect(page.getByRole("alert", { name: "Add fact problem" })).toHaveText("You can't keep a fact there.");
 
     await page.reload();
@@ -261,7 +261,7 @@ test.describe("two people editing one fact", () => {
     await first.getByLabel("Fact", { exact: true }).fill(text);
     await first.getByRole("radio", { name: "A channel" }).check();
     await first.getByRole("form", { name: "Add a fact" }).getByLabel("Channel", { exact: true }).selectOption({ label: "#leadership" });
-    await first.getByRole("button", { name: "Remember" }).click();
+    await first.getByRole("button", { name: "Remember for #leadership" }).click();
     await expect(factCard(first, text)).toBeVisible();
 
     await second.goto(MEMORY);

@@ -1,18 +1,29 @@
 "use client";
 
-import { useActionState, useId, useState } from "react";
+import { startTransition, useActionState, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
 import { useMemory } from "./memory-context";
 
 type Channel = { id: string; label: string };
+type Audience = "person" | "workspace" | "channel";
+
+/** Who the button says the fact is for: the choice made, never a default the person can't see. */
+function audienceLabel(scope: Audience, channel: Channel | undefined): string | null {
+  if (scope === "person") return "me";
+  if (scope === "workspace") return "the workspace";
+  if (!channel) return null;
+  // "#support" as the page shows it; "Your direct message" reads "your direct message" mid-sentence.
+  return channel.label.startsWith("#") ? channel.label : channel.label.charAt(0).toLowerCase() + channel.label.slice(1);
+}
 
 /** Tell the agent a fact: for yourself, a channel you can read, or (owners) the whole workspace. */
 export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel[]; canWriteWorkspace: boolean }) {
   const { actions, workspace, agent, agentName } = useMemory();
   const [text, setText] = useState("");
-  const [scope, setScope] = useState<"person" | "workspace" | "channel">("person");
+  const [scope, setScope] = useState<Audience>("person");
+  const [channelId, setChannelId] = useState(channels[0]?.id ?? "");
   const [state, submit, pending] = useActionState<FactActionState, FormData>(
     async (_previous, formData) => {
       const result = await actions.addFact(formData);
@@ -21,10 +32,20 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
     },
     { status: "idle" },
   );
-  const channelId = useId();
+  const pickerId = useId();
+  const audience = audienceLabel(scope, channels.find((c) => c.id === channelId));
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    // Not <form action>: React resets such a form after every submission, which put the
+    // radios back on "Just me" and the channel on the first one while the page still
+    // showed the old choice. Every field here is controlled and stays as the person left it.
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    startTransition(() => submit(data));
+  }
 
   return (
-    <form action={submit} className="flex flex-col gap-4" aria-labelledby="add-fact-heading">
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-labelledby="add-fact-heading">
       <h2 id="add-fact-heading" className="text-lg font-semibold">
         Add a fact
       </h2>
@@ -45,14 +66,15 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
       </fieldset>
       {scope === "channel" ? (
         <div className="flex flex-col gap-1.5">
-          <label htmlFor={channelId} className="text-sm font-medium text-slate-800">
+          <label htmlFor={pickerId} className="text-sm font-medium text-slate-800">
             Channel
           </label>
           <select
-            id={channelId}
+            id={pickerId}
             name="channel"
             className="min-h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
-            defaultValue={channels[0]?.id}
+            value={channelId}
+            onChange={(event) => setChannelId(event.target.value)}
           >
             {channels.map((channel) => (
               <option key={channel.id} value={channel.id}>
@@ -75,8 +97,8 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
         </p>
       ) : null}
       <div>
-        <Button type="submit" disabled={pending || !text.trim()}>
-          {pending ? "Remembering…" : "Remember"}
+        <Button type="submit" disabled={pending || !text.trim() || !audience}>
+          {pending ? "Remembering…" : audience ? `Remember for ${audience}` : "Choose a channel"}
         </Button>
       </div>
     </form>
@@ -89,10 +111,10 @@ function ScopeOption({
   checked,
   onSelect,
 }: {
-  value: "person" | "workspace" | "channel";
+  value: Audience;
   label: string;
   checked: boolean;
-  onSelect: (value: "person" | "workspace" | "channel") => void;
+  onSelect: (value: Audience) => void;
 }) {
   return (
     <label className="inline-flex min-h-8 items-center gap-2">
