@@ -60,12 +60,14 @@ describe("signUpOffer", () => {
 describe("signUp", () => {
   it("makes the first account the owner of a new workspace, and then closes", async () => {
     const result = await signUp(t.db, NO_DEMO_CLOSED, first("peter@initech.test"));
-    expect(result).toMatchObject({ status: "created", workspaceId: "initech" });
+    // The name, then random characters (lib/admin/workspaces.ts): an id tells nothing about other workspaces.
+    expect(result).toMatchObject({ status: "created", workspaceId: expect.stringMatching(/^initech-[0-9a-z]{6}$/) });
+    const id = (result as { workspaceId: string }).workspaceId;
     const after = await everything();
     expect(after.users).toMatchObject([{ name: "Peter Gibbons", email: "peter@initech.test", passwordHash: HASH }]);
-    expect(after.workspaces).toMatchObject([{ id: "initech", name: "Initech" }]);
-    expect(after.memberships).toMatchObject([{ workspaceId: "initech", userId: after.users[0].id, role: "owner" }]);
-    expect(after.audit).toMatchObject([{ workspaceId: "initech", actorId: after.users[0].id, action: "workspace.create" }]);
+    expect(after.workspaces).toMatchObject([{ id, name: "Initech" }]);
+    expect(after.memberships).toMatchObject([{ workspaceId: id, userId: after.users[0].id, role: "owner" }]);
+    expect(after.audit).toMatchObject([{ workspaceId: id, actorId: after.users[0].id, action: "workspace.create" }]);
 
     // A second "first account", and an account while sign-up is closed: refused, nothing written.
     expect(await signUp(t.db, NO_DEMO_CLOSED, first("bill@initech.test", "Other"))).toEqual({ status: "closed" });
