@@ -1,12 +1,16 @@
 /**
- * Runs once when a server process starts. Facts forgotten more than 7 days ago
- * are purged with their history every hour (and by `npm start`), so "Recently
- * forgotten" really ends. Purging is idempotent, so several servers may all do it.
+ * Runs once when a server process starts. It puts the HTTP edge (lib/http/edge.ts)
+ * in front of Next's server. Facts forgotten more than 7 days ago are purged with
+ * their history every hour (and by `npm start`), so "Recently forgotten" really
+ * ends. Purging is idempotent, so several servers may all do it.
  */
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Before any request: methods and paths that Next itself would answer with a 500.
+  const { guardHttpServers } = await import("./lib/http/edge");
+  guardHttpServers();
   // Before any request too: each is tagged with its connection's address, which sign-in limits count by.
   (await import("./lib/auth/peer-address")).tagPeerAddresses();
   const { closeDb, getDb } = await import("./db");

@@ -7,13 +7,31 @@
  * 3. Sliding sessions: Auth.js re-issues the token with each page it passes
  *    through here, so a session expires after a week unused (lib/auth/session-version.ts).
  */
-import { NextResponse } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 import { auth } from "@/lib/auth";
+import { allowedMethods, PAGE_METHODS } from "@/lib/http/allowed-methods";
 import { contentSecurityPolicy, newNonce } from "@/lib/security/headers";
 import { refusePagePost } from "@/lib/security/page-post-limit";
 
 /** Pages anyone may open: sign-in (and sign-up), and invite links (the link is the credential). */
 const PUBLIC_PAGES = /^\/(signin|invite)(\/|$)/;
+
+/**
+ * Discovery documents (OAuth, OpenID) that MCP clients probe are not pages: a
+ * redirect to sign-in there makes a client with a bad key report "interactive
+ * sign-in required" instead of the API's 401.
+ */
+const DISCOVERY = /^\/\.well-known(\/|$)/;
+
+/** A 404 for a discovery path, a 405 for a method pages do not serve (Next would render the page for a PUT). */
+function refuseNonPage(request: NextRequest): NextResponse | null {
+  const headers = { "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" };
+  if (DISCOVERY.test(request.nextUrl.pathname)) return new NextResponse("Not found.\n", { status: 404, headers });
+  const methods = allowedMethods(request.nextUrl.pathname).methods ?? PAGE_METHODS;
+  if (methods.includes(request.method)) return null;
+  const allow = methods.join(", ");
+  return new NextResponse(`This page takes ${allow} only.\n`, { status: 405, headers: { ...headers, Allow: allow } });
+}
 
 /** The page's policy. (The headers every response gets, pages and API alike, are in next.config.mjs.) */
 function secure(response: NextResponse, csp: string): NextResponse {
@@ -22,6 +40,8 @@ function secure(response: NextResponse, csp: string): NextResponse {
 }
 
 export const proxy = auth((request) => {
+  const notAPage = refuseNonPage(request);
+  if (notAPage) return notAPage;
   const tooLarge = refusePagePost(request);
   if (tooLarge) return tooLarge;
   const nonce = newNonce();

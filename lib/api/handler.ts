@@ -8,7 +8,7 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/db";
 import { readConfig } from "@/lib/config";
 import { authenticateAgent, type AgentContext } from "./auth";
-import { apiError, errorResponse } from "./errors";
+import { errorResponse } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { log, logs, requestIdFrom } from "@/lib/ops/log";
 
@@ -72,12 +72,4 @@ export function agentRoute<Input, Context = unknown>(
       return errorResponse(error);
     }
   });
-}
-
-/** The answer to a method a route does not serve, in the API's envelope rather than an empty 405. */
-export function methodNotAllowed(allow: string): () => Response {
-  return () =>
-    errorResponse(
-      apiError(405, "method_not_allowed", `This call takes ${allow} only.`, { Allow: allow }),
-    );
 }

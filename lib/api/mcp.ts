@@ -22,7 +22,8 @@ import {
 import { forgetForAgent, rememberForAgent } from "./agent-memory";
 import { recallAnswer, recallOutputOf } from "./recall-cache";
 import type { AgentContext } from "./auth";
-import { toApiError } from "./errors";
+import { publicOrigin } from "@/lib/http/public-origin";
+import { apiError, toApiError } from "./errors";
 import { MAX_BODY_BYTES } from "./request";
 
 const NEVER_SECRETS =
@@ -102,7 +103,24 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
         return { forgotten: true, id: input.id };
       }),
   );
+  // Registering tools advertises `tools.listChanged`; this server's tools never change, so it never sends that notification.
+  server.server.registerCapabilities({ tools: { listChanged: undefined } });
   return server;
+}
+
+/**
+ * A request from a web page of another origin is refused (403) before anything
+ * else, as the MCP transport requires against DNS rebinding. Agents' MCP clients
+ * send no Origin; a page may call only from the site's own configured origin.
+ */
+export function refuseForeignOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin === null || origin === publicOrigin()) return;
+  throw apiError(
+    403,
+    "forbidden",
+    "Calls from a web page are accepted only from this site's own address (AUTH_URL). MCP clients send no Origin header.",
+  );
 }
 
 /** Answers one MCP HTTP request for an authenticated agent. */

@@ -1,4 +1,5 @@
 /** Readiness: the database answers and its migrations are applied; 503 with the reason otherwise. */
+import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";
 import { getDb } from "@/db";
 import { isDraining } from "@/lib/ops/draining";
 import { readiness } from "@/lib/ops/readiness";
@@ -20,3 +21,9 @@ export async function GET(): Promise<Response> {
   }
   return Response.json(state, { status: state.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }
+
+export const OPTIONS = allowedOptions;
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

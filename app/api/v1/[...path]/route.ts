@@ -1,10 +1,9 @@
-/** Any other path under /api/v1: a 404 in the API's envelope, pointing at the description of what exists. */
-import { apiError, errorResponse } from "@/lib/api/errors";
+/** Any other path under /api/v1: a 404 in the API's envelope, whatever the method, pointing at the description of what exists. */
+import { errorResponse } from "@/lib/api/errors";
+import { noSuchCall } from "@/lib/api/methods";
 
 function notFound(): Response {
-  return errorResponse(
-    apiError(404, "not_found", "There is no such API call. See /api/v1/openapi.json for the calls there are."),
-  );
+  return errorResponse(noSuchCall());
 }
 
 export const GET = notFound;
@@ -12,3 +11,4 @@ export const POST = notFound;
 export const PUT = notFound;
 export const PATCH = notFound;
 export const DELETE = notFound;
+export const OPTIONS = notFound;

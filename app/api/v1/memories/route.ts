@@ -1,7 +1,8 @@
 /** POST /api/v1/memories: the agent remembers a fact where the conversation allows (SPEC §5). */
 import { rememberForAgent } from "@/lib/api/agent-memory";
 import { json } from "@/lib/api/errors";
-import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
+import { agentRoute } from "@/lib/api/handler";
+import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";
 import { parseJsonBody } from "@/lib/api/request";
 import { rememberInput } from "@/lib/validation/agent-api";
 
@@ -13,7 +14,8 @@ export const POST = agentRoute(
   },
 );
 
-export const GET = methodNotAllowed("POST");
-export const PUT = GET;
-export const PATCH = GET;
-export const DELETE = GET;
+export const OPTIONS = allowedOptions;
+export const GET = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

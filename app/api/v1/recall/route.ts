@@ -1,6 +1,7 @@
 /** GET /api/v1/recall?channel=<id>&asker=<user id>: what the agent recalls there (SPEC §5). */
 import { jsonBytes } from "@/lib/api/errors";
-import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
+import { agentRoute } from "@/lib/api/handler";
+import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";
 import { recallAnswer } from "@/lib/api/recall-cache";
 import { parseQuery } from "@/lib/api/request";
 import { recallInput } from "@/lib/validation/agent-api";
@@ -10,7 +11,8 @@ export const GET = agentRoute(
   async ({ input, agent, db }) => jsonBytes(await recallAnswer(db, agent, input)),
 );
 
-export const POST = methodNotAllowed("GET");
-export const PUT = POST;
-export const PATCH = POST;
-export const DELETE = POST;
+export const OPTIONS = allowedOptions;
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;

@@ -1,7 +1,8 @@
 /** DELETE /api/v1/memories/<id>?channel=<id>&asker=<user id>: the agent forgets a fact, by SPEC §3.5. */
 import { forgetForAgent } from "@/lib/api/agent-memory";
 import { NO_STORE } from "@/lib/api/errors";
-import { agentRoute, methodNotAllowed } from "@/lib/api/handler";
+import { agentRoute } from "@/lib/api/handler";
+import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";
 import { parseQuery } from "@/lib/api/request";
 import { forgetInput } from "@/lib/validation/agent-api";
 
@@ -14,7 +15,8 @@ export const DELETE = agentRoute(
   },
 );
 
-export const GET = methodNotAllowed("DELETE");
-export const POST = GET;
-export const PUT = GET;
-export const PATCH = GET;
+export const OPTIONS = allowedOptions;
+export const GET = methodNotAllowed;
+export const POST = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
