@@ -14,6 +14,7 @@ import {
   rememberInput,
   rememberOutput,
 } from "@/lib/validation/agent-api";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { MAX_BODY_BYTES } from "./request";
 
 type JsonSchema = Record<string, unknown>;
@@ -63,6 +64,7 @@ const errorResponse = (description: string) => ({
 });
 
 const COMMON_ERRORS = {
+  "400": errorResponse("The path is not a valid URL: a % that does not start an escape of UTF-8 bytes (`malformed_request`)."),
   "401": errorResponse("No key, a malformed, unknown or revoked key (`unauthorized`)."),
   "422": errorResponse("A field has the wrong type or value; the message names it (`invalid_request`)."),
   "429": {
@@ -77,10 +79,17 @@ const PLACE_ERRORS = {
   "404": errorResponse("No such channel in the agent's workspace (`channel_not_found`) or no such person (`asker_not_member`)."),
 };
 
-let document: JsonSchema | null = null;
+let made: { server: string; document: JsonSchema } | null = null;
 
+/** The document, made once per public address (AUTH_URL); relative to the site itself when none is configured. */
 export function openApiDocument(): JsonSchema {
-  document ??= {
+  const server = publicOrigin() ?? "/";
+  if (made?.server !== server) made = { server, document: describeApi(server) };
+  return made.document;
+}
+
+function describeApi(server: string): JsonSchema {
+  return {
     openapi: "3.1.0",
     info: {
       title: "Mnemo agent API",
@@ -89,13 +98,19 @@ export function openApiDocument(): JsonSchema {
         "Agents recall, remember and forget facts. Every fact keeps its source and its scope, and the scope decides " +
         "where it may be recalled. The place is always derived from Mnemo's own channel table: name the channel " +
         "and the person you are answering. Never send secrets; they are refused.",
+      license: { name: "Proprietary: all rights reserved" },
     },
-    servers: [{ url: "/" }],
+    servers: [{ url: server }],
+    tags: [
+      { name: "recall", description: "What an agent remembers where it is." },
+      { name: "memories", description: "Keeping and forgetting facts." },
+    ],
     security: [{ agentKey: [] }],
     paths: {
       "/api/v1/recall": {
         get: {
           operationId: "recall",
+          tags: ["recall"],
           summary: "The facts to recall in a conversation",
           description:
             "At most 40 facts, pinned first then the most recently updated: workspace facts, this channel's facts, " +
@@ -111,6 +126,7 @@ export function openApiDocument(): JsonSchema {
       "/api/v1/memories": {
         post: {
           operationId: "remember",
+          tags: ["memories"],
           summary: "Remember a fact",
           description:
             "Kept in the narrowest scope the conversation allows, cleaned to one paragraph of at most 500 characters. " +
@@ -122,11 +138,12 @@ export function openApiDocument(): JsonSchema {
               description: "The same fact was already kept in this scope; it was refreshed (`deduplicated: true`).",
               content: { "application/json": { schema: ref("RememberResponse") } },
             },
-            "400": errorResponse("The body is not JSON (`malformed_request`)."),
             ...COMMON_ERRORS,
+            "400": errorResponse("The body is not JSON, or the path is not a valid URL (`malformed_request`)."),
             ...PLACE_ERRORS,
             "409": errorResponse("The agent keeps 2,000 facts already (`memory_full`): forget one first."),
             "413": errorResponse("The body is over 16 KiB (`too_large`)."),
+            "415": errorResponse("The body is not sent as `application/json` (`unsupported_media_type`)."),
             "422": errorResponse(
               "A field is wrong (`invalid_request`), the fact is empty (`invalid_fact`) or looks like a credential (`looks_like_secret`).",
             ),
@@ -136,6 +153,7 @@ export function openApiDocument(): JsonSchema {
       "/api/v1/memories/{id}": {
         delete: {
           operationId: "forget",
+          tags: ["memories"],
           summary: "Forget a fact",
           description:
             "Only a fact the agent could recall here, never a pinned fact or one a person gave, and a workspace fact " +
@@ -164,5 +182,4 @@ export function openApiDocument(): JsonSchema {
       schemas: componentSchemas(),
     },
   };
-  return document;
 }

@@ -1,7 +1,7 @@
 /**
  * Reading what an agent sent: a JSON body of at most 16 KiB, or query parameters,
- * always parsed with a zod schema, never cast. Malformed → 400, too large → 413,
- * the wrong shape → 422 naming the field.
+ * always parsed with a zod schema, never cast. Not JSON → 415, malformed → 400,
+ * too large → 413, the wrong shape → 422 naming the field.
  */
 import type { z } from "zod";
 import { readCappedBody } from "@/lib/security/capped-body";
@@ -13,8 +13,22 @@ export const MAX_BODY_BYTES = 16 * 1024;
 const tooLarge = () =>
   apiError(413, "too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
 
+/**
+ * `application/json`, with at most a UTF-8 charset. Anything else (a form, plain
+ * text, no type) is refused before the body is read: a browser may send those
+ * cross-site without asking first, and this API only speaks JSON.
+ */
+function isJson(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(";").map((part) => part.trim().toLowerCase());
+  return type === "application/json" && parameters.every((parameter) => /^charset="?utf-8"?$/.test(parameter));
+}
+
 /** The JSON body, validated by `schema`. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  if (!isJson(request.headers.get("content-type"))) {
+    throw apiError(415, "unsupported_media_type", "Send the body as JSON, with Content-Type: application/json.");
+  }
   const bytes = await readCappedBody(request, MAX_BODY_BYTES);
   if (bytes === "too_large") throw tooLarge();
   let value: unknown;

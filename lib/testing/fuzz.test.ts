@@ -211,7 +211,7 @@ const rawBody = fc.oneof(
 // --- The API, called in process ---
 
 const BASE = "http://mnemo.test";
-const DOCUMENTED = [400, 401, 403, 404, 405, 409, 413, 422, 429];
+const DOCUMENTED = [400, 401, 403, 404, 405, 409, 413, 415, 422, 429];
 const LEAK = /\bat .+:\d+:\d+|Error:|SQLITE|drizzle|libsql|node_modules/i;
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 

@@ -51,6 +51,13 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
       status: 400,
       code: "malformed_request",
     },
+    // Not sent as JSON: 415, whatever the body holds
+    { ...post("JSON sent as text/plain", ok, 415, "unsupported_media_type"), headers: { ...auth, "content-type": "text/plain" } },
+    {
+      ...post("a form", "channel=general&fact=hello", 415, "unsupported_media_type"),
+      headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+    },
+    { ...post("JSON with no content type", ok, 415, "unsupported_media_type"), headers: auth },
     // The wrong shape: 422, naming the field
     post("an array", [ok], 422, "invalid_request"),
     post("a bare string", '"remember this"', 422, "invalid_request"),

@@ -35,7 +35,8 @@ export const rememberInput = z
   .strictObject({
     channel,
     asker: asker.optional(),
-    fact: text().describe(
+    // Blank text is refused by cleanFact (422 invalid_fact), after the rules have their say; the document says so here.
+    fact: text().meta({ minLength: 1, pattern: "\\S" }).describe(
       "One short fact in plain words, one paragraph. Whitespace is collapsed; past 500 characters it is cut. " +
         "Never a secret: text that looks like a password, token or key is refused.",
     ),
@@ -69,7 +70,9 @@ export const rememberInput = z
   .refine((body) => !body.private || body.asker !== undefined, {
     path: ["asker"],
     message: "required when private is true: the fact becomes the asker's own",
-  });
+  })
+  // The refinement above, for JSON Schema readers (OpenAPI, MCP clients), who cannot see refinements.
+  .meta({ if: { properties: { private: { const: true } }, required: ["private"] }, then: { required: ["asker"] } });
 export type RememberInput = z.infer<typeof rememberInput>;
 
 /** `DELETE /api/v1/memories/{id}` and the MCP tool `forget`. */
@@ -97,8 +100,8 @@ export const memory = z
     created_by: z.string(),
     created_by_kind: z.enum(["agent", "user"]),
     pinned: z.boolean(),
-    created_at: z.string().describe("ISO 8601, UTC."),
-    updated_at: z.string().describe("ISO 8601, UTC."),
+    created_at: z.iso.datetime().describe("ISO 8601, UTC."),
+    updated_at: z.iso.datetime().describe("ISO 8601, UTC."),
   })
   .describe("A fact as agents receive it.");
 
@@ -142,6 +145,7 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "memory_full",
   "too_large",
+  "unsupported_media_type",
   "invalid_request",
   "invalid_fact",
   "looks_like_secret",
