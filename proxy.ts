@@ -7,7 +7,7 @@
  * 3. Sliding sessions: Auth.js re-issues the token with each page it passes
  *    through here, so a session expires after a week unused (lib/auth/session-version.ts).
  */
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { auth } from "@/lib/auth";
 import { allowedMethods, PAGE_METHODS } from "@/lib/http/allowed-methods";
 import { contentSecurityPolicy, newNonce } from "@/lib/security/headers";
@@ -39,7 +39,7 @@ function secure(response: NextResponse, csp: string): NextResponse {
   return response;
 }
 
-export const proxy = auth((request) => {
+const withSession = auth((request) => {
   const notAPage = refuseNonPage(request);
   if (notAPage) return notAPage;
   const tooLarge = refusePagePost(request);
@@ -59,6 +59,12 @@ export const proxy = auth((request) => {
   headers.set("Content-Security-Policy", csp);
   return secure(NextResponse.next({ request: { headers } }), csp);
 });
+
+// Next wants a function named `proxy`; the lazily configured Auth.js hands its wrapper back as a promise.
+// (Its type is a route handler's, whose second argument Auth.js passes through untouched.)
+export async function proxy(request: NextRequest, event: NextFetchEvent) {
+  return (await withSession)(request, event as unknown as Parameters<Awaited<typeof withSession>>[1]);
+}
 
 export const config = {
   // Every page. Not the APIs (they check keys or sessions themselves and get their

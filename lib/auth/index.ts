@@ -15,6 +15,7 @@ import { accounts, sessions, users, verificationTokens } from "@/db/schema";
 import { authSecret, readConfig } from "@/lib/config";
 import { clientAddress } from "./client-address";
 import { hashPassword, verifyPassword } from "./password";
+import { SESSION_IDLE_SECONDS, sessionTooOld, sessionVersionOf, type SessionStamp } from "./session-version";
 import { signInSucceeded, startSignIn } from "./throttle";
 
 class WrongCredentials extends CredentialsSignin {
@@ -101,7 +102,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       sessionsTable: sessions,
       verificationTokensTable: verificationTokens,
     }),
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
     logger: {
       // A wrong password is an everyday answer, not a server error worth a stack trace.
       error(error) {
@@ -118,9 +119,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       ...oauthProviders(),
     ],
     callbacks: {
+      async jwt({ token, user }) {
+        const stamp = token as typeof token & SessionStamp;
+        // At sign-in: the version this session lives under, and when it began.
+        if (user?.id) return { ...token, sv: await sessionVersionOf(db, user.id), since: Date.now() } satisfies SessionStamp;
+        // Null ends the session (and clears the cookie where a response can carry it).
+        return sessionTooOld(stamp) ? null : token;
+      },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
-        return session;
+        return { ...session, sessionVersion: (token as SessionStamp).sv };
       },
     },
   };
