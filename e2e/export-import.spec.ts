@@ -4,8 +4,9 @@
  * checked for the demo's facts present and absent, never for an exact count.
  */
 import { readFile } from "node:fs/promises";
+import http from "node:http";
 import { expect, test } from "@playwright/test";
-import { SCOUT_KEY, storageStateOf, DEMO_FACTS } from "./demo";
+import { E2E_PORT, SCOUT_KEY, storageStateOf, DEMO_FACTS } from "./demo";
 
 const MEMORY = "/w/acme/agents/scout/memory";
 
@@ -92,5 +93,58 @@ test.describe("olivia imports workspace facts", () => {
     });
     const answer = (await recall.json()) as { facts: { body: string }[] };
     expect(answer.facts.map((fact) => fact.body)).toContain(fresh);
+  });
+});
+
+test.describe("the import route, called by hand", () => {
+  const HERE = `http://localhost:${E2E_PORT}`;
+  const IMPORT = `${MEMORY}/import?intent=import`;
+  const file = JSON.stringify({ format: "mnemo.facts", version: 1, facts: [{ scope: "workspace", body: "Planted by another site." }] });
+
+  async function cookieOf(person: "olivia"): Promise<string> {
+    const state = JSON.parse(await readFile(storageStateOf(person), "utf8")) as { cookies: { name: string; value: string }[] };
+    return state.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+  }
+
+  /**
+   * Sends only the headers of a POST that declares `declared` bytes, and waits
+   * for the answer: a server that waited for the body would never give one.
+   */
+  function answerBeforeBody(headers: Record<string, string>, declared: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(`${HERE}${IMPORT}`, {
+        method: "POST",
+        headers: { origin: HERE, "content-type": "application/json", "content-length": String(declared), ...headers },
+      });
+      const timer = setTimeout(() => reject(new Error("no answer before the body was sent")), 5_000);
+      request.on("response", (response) => {
+        clearTimeout(timer);
+        response.resume();
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.flushHeaders();
+    });
+  }
+
+  test("an owner's cookie on a POST from another site imports nothing", async ({ playwright }) => {
+    const request = await playwright.request.newContext({ baseURL: HERE, storageState: storageStateOf("olivia") });
+    const response = await request.post(IMPORT, { headers: { origin: "https://evil.example", "content-type": "application/json" }, data: file });
+    expect(response.status()).toBe(403);
+    const page = await request.get(MEMORY);
+    expect(await page.text()).not.toContain("Planted by another site.");
+    await request.dispose();
+  });
+
+  test("a body over 5 MB is refused from its declared size, before it is sent", async () => {
+    expect(await answerBeforeBody({ cookie: await cookieOf("olivia") }, 6 * 1024 * 1024)).toBe(413);
+  });
+
+  test("without a session nothing is read at all, whatever size is declared", async () => {
+    expect(await answerBeforeBody({}, 64 * 1024 * 1024)).toBe(401);
   });
 });
