@@ -266,3 +266,18 @@ describe("POST …/memory/import under hostile files", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe("other methods on …/memory/import", () => {
+  it("answers 405 naming exactly POST and OPTIONS, and OPTIONS lists them", async () => {
+    const route = await import("./route");
+    const url = "http://mnemo.test/w/acme/agents/scout/memory/import";
+    for (const method of ["GET", "PUT", "PATCH", "DELETE"] as const) {
+      const answer = await route[method](new Request(url, { method }));
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get("allow")).toBe("OPTIONS, POST");
+    }
+    const options = await route.OPTIONS(new Request(url, { method: "OPTIONS" }));
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("OPTIONS, POST");
+  });
+});

@@ -13,6 +13,7 @@ import { getDb } from "@/db";
 import { NOTHING_HERE } from "@/lib/actions/owner-action";
 import { SIGNED_OUT } from "@/lib/actions/user-action";
 import { agentByHandle } from "@/lib/agents";
+import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";
 import { currentUser, membershipOf } from "@/lib/auth/session";
 import { answerImport, type ImportState } from "@/lib/memory/import-answer";
 import { log } from "@/lib/ops/log";
@@ -58,3 +59,10 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
   log("info", "import", { userId: user.id, workspaceId: workspace, intent: intent.data, status: state.status });
   return answer(statusOf(state), state);
 }
+
+// The proxy does not run here (it would buffer the body), so this route answers other methods itself.
+export const OPTIONS = allowedOptions;
+export const GET = methodNotAllowed;
+export const PUT = methodNotAllowed;
+export const PATCH = methodNotAllowed;
+export const DELETE = methodNotAllowed;
