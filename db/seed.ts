@@ -1,6 +1,7 @@
 /**
- * The demo workspace of SPEC §7, seeded into an empty database so a newcomer can
- * sign in at once. Never touches a database that already holds people or workspaces.
+ * The demo workspace (two teams, five people, nine facts), seeded into an empty
+ * database so a newcomer can sign in at once. Never touches a database that
+ * already holds people or workspaces.
  */
 import { count } from "drizzle-orm";
 import type { Db } from "./client";
@@ -12,6 +13,7 @@ import { remember, type RememberInput } from "@/lib/memory/writes";
 /** The documented password of every demo person (a demo value, not a secret). */
 export const DEMO_PASSWORD = "demo-password";
 
+/** The demo people, as the start script prints them and the tests sign them in. */
 export const DEMO_PEOPLE = [
   { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", workspace: "acme", role: "owner" },
   { id: "max", name: "Max Mills", email: "max@acme.test", workspace: "acme", role: "member" },
@@ -19,6 +21,19 @@ export const DEMO_PEOPLE = [
   { id: "gus", name: "Gus Gray", email: "gus@acme.test", workspace: "acme", role: "member" },
   { id: "gina", name: "Gina Grant", email: "gina@globex.test", workspace: "globex", role: "owner" },
 ] as const;
+
+/** The demo's facts by a short name, for tests: Scout's eight, then Echo's one. */
+export const DEMO_FACTS = {
+  releases: "Releases go out on Thursdays.", // workspace, told by Olivia, pinned
+  sso: "The Enterprise plan includes SSO.", // workspace, kept by Scout
+  refunds: "Refunds over $500 need a manager's approval.", // channel support (public: max, ana)
+  budget: "The Q3 budget freeze lifts in October.", // channel leadership (private: olivia, max)
+  pairing: "Max and Ana are pairing on the billing migration.", // channel group-max-ana (dm: max, ana)
+  anaPerson: "Ana prefers replies in Portuguese.",
+  maxPerson: "Max is on call the first week of each month.", // told by Max, pinned
+  gusPerson: "Gus is new; explain acronyms.",
+  globex: "Globex ships from Springfield.", // Echo's, in globex
+} as const;
 
 const CHANNELS = [
   { id: "general", workspaceId: "acme", kind: "public", people: ["olivia", "max", "ana", "gus"] },
@@ -82,15 +97,15 @@ function toldFact(
 
 // Oldest first, so the newest of the list is also the newest in the database.
 const FACTS: RememberInput[] = [
-  agentFact(SCOUT, "acme", "person", "gus", "Gus Gray", "Gus is new; explain acronyms.", "@gus in a direct message", "dm-gus"),
-  agentFact(SCOUT, "acme", "channel", "leadership", "#leadership", "The Q3 budget freeze lifts in October.", "@olivia in #leadership", "leadership"),
-  agentFact(SCOUT, "acme", "channel", "group-max-ana", "#group-max-ana", "Max and Ana are pairing on the billing migration.", "@max in a direct message", "group-max-ana"),
-  agentFact(SCOUT, "acme", "person", "ana", "Ana Alves", "Ana prefers replies in Portuguese.", "@ana in a direct message", "dm-ana"),
-  agentFact(SCOUT, "acme", "channel", "support", "#support", "Refunds over $500 need a manager's approval.", "@ana in #support", "support"),
-  agentFact(SCOUT, "acme", "workspace", "", null, "The Enterprise plan includes SSO.", "@max in #general", "general"),
-  toldFact(person("max", "Max Mills"), "max", "person", "max", "Max Mills", "Max is on call the first week of each month."),
-  toldFact(person("olivia", "Olivia Owen"), "olivia", "workspace", "", null, "Releases go out on Thursdays."),
-  agentFact(ECHO, "globex", "workspace", "", null, "Globex ships from Springfield.", "@gina in #lobby", "lobby"),
+  agentFact(SCOUT, "acme", "person", "gus", "Gus Gray", DEMO_FACTS.gusPerson, "@gus in a direct message", "dm-gus"),
+  agentFact(SCOUT, "acme", "channel", "leadership", "#leadership", DEMO_FACTS.budget, "@olivia in #leadership", "leadership"),
+  agentFact(SCOUT, "acme", "channel", "group-max-ana", "#group-max-ana", DEMO_FACTS.pairing, "@max in a direct message", "group-max-ana"),
+  agentFact(SCOUT, "acme", "person", "ana", "Ana Alves", DEMO_FACTS.anaPerson, "@ana in a direct message", "dm-ana"),
+  agentFact(SCOUT, "acme", "channel", "support", "#support", DEMO_FACTS.refunds, "@ana in #support", "support"),
+  agentFact(SCOUT, "acme", "workspace", "", null, DEMO_FACTS.sso, "@max in #general", "general"),
+  toldFact(person("max", "Max Mills"), "max", "person", "max", "Max Mills", DEMO_FACTS.maxPerson),
+  toldFact(person("olivia", "Olivia Owen"), "olivia", "workspace", "", null, DEMO_FACTS.releases),
+  agentFact(ECHO, "globex", "workspace", "", null, DEMO_FACTS.globex, "@gina in #lobby", "lobby"),
 ];
 
 export type DemoKeys = { scout: string; echo: string; generated: boolean };

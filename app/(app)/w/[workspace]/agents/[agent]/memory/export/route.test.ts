@@ -5,19 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { seedDemo } from "@/db/seed";
-import type { SignedInUser } from "@/lib/auth/session";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { FactsFile } from "@/lib/validation/facts-file";
 
-const doubles = vi.hoisted(() => ({ user: null as SignedInUser | null }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-vi.mock("@/lib/auth", () => ({ auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null) }));
-
-const ANA = { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" };
-const GINA = { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" };
+const { signInAs } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 let t: TempDb;
 let appDb: Db;
@@ -44,7 +35,7 @@ function get(workspace: string, agent: string): Promise<Response> {
 
 describe("GET /w/<workspace>/agents/<agent>/memory/export", () => {
   it("sends a member their visible facts as an attachment named after the agent and the day", async () => {
-    doubles.user = ANA;
+    signInAs("ana");
     const response = await get("acme", "scout");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -64,18 +55,18 @@ describe("GET /w/<workspace>/agents/<agent>/memory/export", () => {
   });
 
   it.each([
-    ["a non-member", GINA, "acme", "scout"],
-    ["an agent of another workspace", ANA, "acme", "echo"],
-    ["a workspace that does not exist", ANA, "nope", "scout"],
+    ["a non-member", "gina", "acme", "scout"],
+    ["an agent of another workspace", "ana", "acme", "echo"],
+    ["a workspace that does not exist", "ana", "nope", "scout"],
   ])("answers %s with the same 404 and no facts", async (_case, user, workspace, agent) => {
-    doubles.user = user;
+    signInAs(user);
     const response = await get(workspace, agent);
     expect(response.status).toBe(404);
     expect(await response.text()).toBe("There is no such agent in a workspace of yours.\n");
   });
 
   it("sends a stale session to sign in, and back here after", async () => {
-    doubles.user = null;
+    signInAs(null);
     const response = await get("acme", "scout");
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(
