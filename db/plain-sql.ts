@@ -1,0 +1,16 @@
+/**
+ * Statements written as plain SQL with `?` parameters: the form the data layer's
+ * hot paths use, because a kept statement is found by its text.
+ */
+import { sql, type SQL } from "drizzle-orm";
+
+/** A value a query takes. */
+export type SqlArg = string | number | null;
+
+/** Plain SQL with `?` parameters (no `?` inside literals) as a Drizzle query, for a remote database or an open transaction. */
+export function drizzleSql(text: string, args: readonly SqlArg[]): SQL {
+  const pieces = text.split("?");
+  const chunks: SQL[] = [sql.raw(pieces[0])];
+  args.forEach((arg, i) => chunks.push(sql`${arg}`, sql.raw(pieces[i + 1])));
+  return sql.join(chunks);
+}

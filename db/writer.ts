@@ -1,0 +1,117 @@
+/**
+ * The one way the data layer writes: writeTransaction. For a file, on a connection
+ * of its own whose statements are prepared once and kept — the client prepares each
+ * statement anew, and for an INSERT into facts that compiles its triggers every
+ * time — with group commit; otherwise through Drizzle. Callers never choose.
+ */
+import type { Client } from "@libsql/client";
+import type { Conn, Db } from "./client";
+import { keptStatements } from "./kept-statements";
+import { drizzleSql, type SqlArg } from "./plain-sql";
+import { takeTurn } from "./write-queue";
+
+/** A write transaction's statements: plain SQL with `?` parameters (no `?` inside literals). */
+export type Writes = {
+  /** Runs a statement and returns its rows (a SELECT, or a write with RETURNING) as objects keyed by column name. */
+  all<Row>(text: string, args: readonly SqlArg[]): Promise<Row[]>;
+  run(text: string, args: readonly SqlArg[]): Promise<void>;
+};
+
+type Writer = <T>(work: (writes: Writes) => Promise<T>) => Promise<T>;
+// On globalThis, like the transaction queues: the bundler may make several copies of this module.
+const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnemoWriters ??= new WeakMap());
+
+/** The statements of an open Drizzle transaction, as Writes. */
+function writesIn(tx: Conn): Writes {
+  return {
+    all: <Row>(text: string, args: readonly SqlArg[]) => tx.all<Row>(drizzleSql(text, args)),
+    run: async (text, args) => {
+      await tx.run(drizzleSql(text, args));
+    },
+  };
+}
+
+/**
+ * Runs `work` all or nothing inside a write transaction (BEGIN IMMEDIATE … COMMIT)
+ * and answers once that COMMIT is durable; anything `work` throws undoes all it wrote.
+ *
+ * For a file, on the kept write connection, taking its turn with every other
+ * transaction on the file (write-queue.ts). Work asked for while a turn is awaited
+ * shares that transaction, each in a savepoint of its own, so many writes cost one
+ * COMMIT (see keepWriter). Otherwise — a remote database, or `db` is itself a
+ * transaction — through Drizzle. `work` must use only the Writes it is given, and
+ * never wait for another transaction: the turn is held until it returns.
+ */
+export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>): Promise<T> {
+  const client = (db as Partial<Db>).$client;
+  const writer = client && writers.get(client);
+  if (writer) return writer(work);
+  return db.transaction((tx) => work(writesIn(tx)));
+}
+
+/** For a file: the write connection behind writeTransaction, closed with the client. */
+export function keepWriter(client: Client, file: string): void {
+  const kept = keptStatements(file, "write");
+  const writes: Writes = {
+    all: async <Row>(text: string, args: readonly SqlArg[]) => kept.all(text, args) as Row[],
+    run: async (text, args) => kept.run(text, args),
+  };
+  // Group commit: work asked for while a batch waits for its turn joins it. The batch
+  // holds the write lock from BEGIN IMMEDIATE to COMMIT, so each work sees every write
+  // before it (a limit counted in one holds for the next); each runs in a savepoint,
+  // so one that fails is undone alone; all answer only once the one COMMIT — one
+  // fsync, one flush of the full-text index — is durable, and if it fails, all fail.
+  type Job = {
+    work: (writes: Writes) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  };
+  let waiting: Job[] = [];
+  const runBatch = async () => {
+    const release = await takeTurn(file);
+    const batch = waiting;
+    waiting = [];
+    const done: { job: Job; result: unknown }[] = [];
+    try {
+      kept.run("BEGIN IMMEDIATE");
+      for (const job of batch) {
+        kept.run("SAVEPOINT one");
+        try {
+          done.push({ job, result: await job.work(writes) });
+        } catch (error) {
+          kept.run("ROLLBACK TO one");
+          job.reject(error);
+        } finally {
+          kept.run("RELEASE one");
+        }
+      }
+      kept.run("COMMIT");
+      for (const { job, result } of done) job.resolve(result);
+    } catch (error) {
+      // Answer first: whatever the rollback does, no job is left waiting.
+      for (const job of batch) job.reject(error); // a job already settled ignores this
+      try {
+        if (kept.inTransaction()) kept.run("ROLLBACK");
+      } catch (rollbackError) {
+        console.error("Database: could not roll back a write transaction", rollbackError);
+      }
+    } finally {
+      release();
+    }
+  };
+  writers.set(
+    client,
+    <T>(work: (writes: Writes) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (waiting.length === 1) {
+          setImmediate(() => runBatch().catch((error) => console.error("Database: a write batch failed", error)));
+        }
+      }),
+  );
+  const close = client.close.bind(client);
+  client.close = () => {
+    kept.close();
+    close();
+  };
+}
