@@ -3,24 +3,14 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { auditEvents, memberships, workspaces } from "@/db/schema";
 import { WORKSPACES_PER_PERSON } from "@/lib/auth/throttle";
-import type { SignedInUser } from "@/lib/auth/session";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
 
-const doubles = vi.hoisted(() => ({ user: null as SignedInUser | null }));
-
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-// The Auth.js config only resolves inside Next's bundler; these actions use nothing of it here.
-vi.mock("@/lib/auth", () => ({ auth: async () => null, signOut: vi.fn() }));
+const { signInAs } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 const testDb = appDemoDbForEachTest();
-const ANA: SignedInUser = { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" };
 
 beforeEach(() => {
-  doubles.user = null;
+  signInAs(null);
 });
 
 function form(fields: Record<string, string>): FormData {
@@ -32,7 +22,7 @@ function form(fields: Record<string, string>): FormData {
 describe("createWorkspaceAction", () => {
   it("makes any signed-in person the first owner of a new workspace, and sends them to its settings", async () => {
     const { createWorkspaceAction } = await import("./actions");
-    doubles.user = ANA;
+    signInAs("ana");
     const answer = await createWorkspaceAction(form({ name: "  Acme  " }));
     expect(answer).toEqual({
       status: "success",
@@ -54,7 +44,7 @@ describe("createWorkspaceAction", () => {
 
   it("gives ids that say nothing of other workspaces: the same name twice, two unrelated suffixes", async () => {
     const { createWorkspaceAction } = await import("./actions");
-    doubles.user = ANA;
+    signInAs("ana");
     const ids = [];
     for (const name of ["Globex", "Globex"]) {
       const answer = (await createWorkspaceAction(form({ name }))) as { href: string };
@@ -67,7 +57,7 @@ describe("createWorkspaceAction", () => {
 
   it("lets one person start a few workspaces an hour, then says how long to wait and starts none", async () => {
     const { createWorkspaceAction } = await import("./actions");
-    doubles.user = ANA;
+    signInAs("ana");
     for (let i = 0; i < WORKSPACES_PER_PERSON.free; i++) {
       expect(await createWorkspaceAction(form({ name: `Team ${i}` }))).toMatchObject({ status: "success" });
     }
@@ -77,7 +67,7 @@ describe("createWorkspaceAction", () => {
       message: expect.stringMatching(/^You started many workspaces lately\. Try again in (60|59) minutes\.$/),
     });
     expect(await testDb().db.select({ id: workspaces.id }).from(workspaces)).toEqual(before);
-    doubles.user = { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" };
+    signInAs("max");
     expect(await createWorkspaceAction(form({ name: "Max's own" }))).toMatchObject({ status: "success" });
   });
 
@@ -87,7 +77,7 @@ describe("createWorkspaceAction", () => {
       status: "failed",
       message: "Your session has ended. Sign in again.",
     });
-    doubles.user = ANA;
+    signInAs("ana");
     expect(await createWorkspaceAction(form({ name: "   " }))).toEqual({ status: "invalid_data", message: "Name the workspace." });
     expect(await testDb().db.select({ id: workspaces.id }).from(workspaces)).toEqual([{ id: "acme" }, { id: "globex" }]);
   });

@@ -9,29 +9,19 @@ import { users } from "@/db/schema";
 import { addPerson } from "@/lib/admin/people";
 import { verifyPassword } from "@/lib/auth/password";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
-import type { SignedInUser } from "@/lib/auth/session";
 import { ACCOUNT_EXISTS, INVITE_UNUSABLE } from "./messages";
 
-const doubles = vi.hoisted(() => ({
-  // Typed with its arguments so the test can check what it was called with.
-  signIn: vi.fn<(...args: unknown[]) => Promise<never>>(async () => {
-    throw new Error("NEXT_REDIRECT /");
-  }),
-  redirect: vi.fn((to: string) => {
+const { signInAs, authSignIn } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
+const redirect = vi.hoisted(() =>
+  vi.fn((to: string) => {
     throw new Error(`NEXT_REDIRECT ${to}`);
   }),
-  user: null as SignedInUser | null,
-}));
-
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-
-vi.mock("@/lib/auth", () => ({ signIn: doubles.signIn }));
-// next-auth's entry imports "next/server", which only resolves inside Next's bundler; the action needs its error class.
-vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
-vi.mock("next/navigation", () => ({ redirect: doubles.redirect }));
+);
+vi.mock("next/navigation", () => ({ redirect }));
+// Auth.js answers a successful sign-in by redirecting, which Next does by throwing.
+authSignIn.mockImplementation(async () => {
+  throw new Error("NEXT_REDIRECT /");
+});
 
 let token = "";
 const testDb = appDemoDbForEachTest(async (t) => {
@@ -41,9 +31,9 @@ const testDb = appDemoDbForEachTest(async (t) => {
 });
 
 beforeEach(() => {
-  doubles.user = null;
-  doubles.signIn.mockClear();
-  doubles.redirect.mockClear();
+  signInAs(null);
+  authSignIn.mockClear();
+  redirect.mockClear();
 });
 
 function form(fields: Record<string, string>): FormData {
@@ -62,7 +52,7 @@ describe("acceptInviteAction", () => {
     const { acceptInviteAction } = await import("./actions");
     const fields = { token, name: "Pia Park", password: "a long password", confirm: "a long password" };
     await expect(acceptInviteAction({ status: "idle" }, form(fields))).rejects.toThrow("NEXT_REDIRECT /");
-    expect(doubles.signIn).toHaveBeenCalledWith("credentials", {
+    expect(authSignIn).toHaveBeenCalledWith("credentials", {
       email: "pia@acme.test",
       password: "a long password",
       redirectTo: "/w/acme",
@@ -87,7 +77,7 @@ describe("acceptInviteAction", () => {
       message: "The two passwords don't match. Type the same password twice.",
     });
     expect(await piaHash()).toBeNull();
-    expect(doubles.signIn).not.toHaveBeenCalled();
+    expect(authSignIn).not.toHaveBeenCalled();
   });
 
   it("gives one answer for unknown and malformed links", async () => {
@@ -103,7 +93,7 @@ describe("acceptInviteAction", () => {
 
   it("sends the person to sign in when signing them in at once fails", async () => {
     const { AuthError } = await import("next-auth");
-    doubles.signIn.mockImplementationOnce(async () => {
+    authSignIn.mockImplementationOnce(async () => {
       throw new AuthError("rate limited");
     });
     const { acceptInviteAction } = await import("./actions");
@@ -122,7 +112,7 @@ describe("acceptInviteAction", () => {
     expect(await acceptInviteAction({ status: "idle" }, form(fields))).toEqual({ status: "failed", message: ACCOUNT_EXISTS });
     const [after] = await testDb().db.select().from(users).where(eq(users.id, "max"));
     expect(after).toEqual(before);
-    expect(doubles.signIn).not.toHaveBeenCalled();
+    expect(authSignIn).not.toHaveBeenCalled();
   });
 });
 
@@ -132,13 +122,11 @@ describe("answerInviteAction", () => {
     if (invited.status !== "invited") throw new Error("expected an invite");
     return invited.token;
   }
-  const MAX = { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" };
-  const ANA = { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" };
 
   it("joins the signed-in invited person with the invited role", async () => {
     const { answerInviteAction } = await import("./actions");
     const maxToken = await inviteMax();
-    doubles.user = MAX;
+    signInAs("max");
     await expect(answerInviteAction(form({ token: maxToken, answer: "join" }))).rejects.toThrow("NEXT_REDIRECT /w/globex");
     const rows = await testDb().db.all<{ role: string }>(sql`SELECT role FROM memberships WHERE user_id = 'max' AND workspace_id = 'globex'`);
     expect(rows).toEqual([{ role: "owner" }]);
@@ -148,10 +136,10 @@ describe("answerInviteAction", () => {
     const { answerInviteAction } = await import("./actions");
     const maxToken = await inviteMax();
     expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: "Your session has ended. Sign in again." });
-    doubles.user = ANA;
+    signInAs("ana");
     expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
     expect(await answerInviteAction(form({ token: maxToken, answer: "decline" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
-    doubles.user = MAX;
+    signInAs("max");
     expect(await answerInviteAction(form({ token: "A".repeat(43), answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
     const rows = await testDb().db.all(sql`SELECT * FROM memberships WHERE workspace_id = 'globex' AND user_id IN ('max', 'ana')`);
     expect(rows).toEqual([]);
@@ -160,7 +148,7 @@ describe("answerInviteAction", () => {
   it("declining joins nothing and uses the link up", async () => {
     const { answerInviteAction } = await import("./actions");
     const maxToken = await inviteMax();
-    doubles.user = MAX;
+    signInAs("max");
     await expect(answerInviteAction(form({ token: maxToken, answer: "decline" }))).rejects.toThrow("NEXT_REDIRECT /");
     expect(await answerInviteAction(form({ token: maxToken, answer: "join" }))).toEqual({ status: "failed", message: INVITE_UNUSABLE });
     expect(await testDb().db.all(sql`SELECT * FROM memberships WHERE workspace_id = 'globex' AND user_id = 'max'`)).toEqual([]);

@@ -9,39 +9,16 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { invites } from "@/db/schema";
-import type { SignedInUser } from "@/lib/auth/session";
 import { addPerson } from "@/lib/admin/people";
 import { appDemoDbForEachTest } from "@/lib/testing/app-db";
+import type { Who } from "@/lib/testing/signed-in";
 
-const doubles = vi.hoisted(() => ({
-  user: null as SignedInUser | null,
-  revalidatePath: vi.fn<(path: string, type?: string) => void>(),
-}));
-
-vi.mock("next/cache", () => ({ revalidatePath: doubles.revalidatePath }));
-
-// The real membershipOf; only "who has the cookie" is chosen by the test.
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-
-// session.ts imports the Auth.js config, whose next-auth import of "next/server" only
-// resolves inside Next's bundler. Its one use here is reading the cookie: the same identity.
-vi.mock("@/lib/auth", () => ({
-  auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
-}));
+const { signInAs, revalidatePath } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 const NOTHING_HERE = "There is no such thing in this workspace you can change.";
 const SIGNED_OUT = "Your session has ended. Sign in again.";
 
-const PEOPLE = {
-  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" }, // acme's owner
-  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" }, // acme member
-  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" }, // globex's owner
-  ghost: { id: "ghost", name: "Gone Person", email: "ghost@acme.test", handle: "ghost" }, // a cookie for no one
-} satisfies Record<string, SignedInUser>;
-type Who = keyof typeof PEOPLE | "nobody";
+type Caller = Who | "nobody";
 
 type Answer = { status: string; message?: string; [key: string]: unknown };
 type Action = (input: FormData | Record<string, unknown>) => Promise<Answer>;
@@ -84,8 +61,8 @@ const testDb = appDemoDbForEachTest(async (t) => {
 const db = () => testDb().db;
 
 beforeEach(() => {
-  doubles.user = null;
-  doubles.revalidatePath.mockClear();
+  signInAs(null);
+  revalidatePath.mockClear();
 });
 
 // --- Helpers ---
@@ -105,8 +82,8 @@ function form(fields: Record<string, string>): FormData {
   return data;
 }
 
-async function as(who: Who, action: Action, input: FormData | Record<string, unknown>): Promise<Answer> {
-  doubles.user = who === "nobody" ? null : PEOPLE[who];
+async function as(who: Caller, action: Action, input: FormData | Record<string, unknown>): Promise<Answer> {
+  signInAs(who === "nobody" ? null : who);
   return action(input);
 }
 
@@ -126,7 +103,7 @@ describe.each(CASES)("%s", (_name, load, fields) => {
       expect(await as("gina", action, form({ workspace: "globex", ...fields }))).toEqual({ status: "failed", message: NOTHING_HERE });
     }
     expect(await dump()).toEqual(before);
-    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+    expect(revalidatePath).not.toHaveBeenCalled();
   });
 
   it("lets acme's owner act, with a small answer and a refresh of the workspace's pages", async () => {
@@ -136,7 +113,7 @@ describe.each(CASES)("%s", (_name, load, fields) => {
     expect(["success", "invited", "key_created"]).toContain(answer.status);
     expect(Object.keys(answer).every((key) => ["status", "message", "href", "link", "key"].includes(key))).toBe(true);
     expect(await dump()).not.toEqual(before);
-    expect(doubles.revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
+    expect(revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
     const audit = await db().all<{ actor_id: string }>(sql`SELECT actor_id FROM audit_events ORDER BY id DESC LIMIT 1`);
     expect(audit[0].actor_id).toBe("olivia");
   });
@@ -183,7 +160,7 @@ describe("answers owners can act on", () => {
     });
     expect(await addGus({ confirmedFacts: "many" })).toMatchObject({ status: "invalid_data" });
     expect(await dump()).toEqual(before);
-    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+    expect(revalidatePath).not.toHaveBeenCalled();
 
     expect(await addGus({ confirmedFacts: "1" })).toEqual({
       status: "success",
@@ -209,7 +186,7 @@ describe("answers owners can act on", () => {
       status: "success",
       href: "/w/acme",
     });
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     expect(await as("olivia", removePersonAction, form({ workspace: "acme", userId: "olivia" }))).toEqual({
       status: "failed",
       message: NOTHING_HERE,

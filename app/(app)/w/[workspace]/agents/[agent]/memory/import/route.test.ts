@@ -11,26 +11,10 @@ import { eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditEvents, factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
-import type { SignedInUser } from "@/lib/auth/session";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
 
-const doubles = vi.hoisted(() => ({
-  user: null as SignedInUser | null,
-  revalidatePath: vi.fn<(path: string, type?: string) => void>(),
-}));
-vi.mock("next/cache", () => ({ revalidatePath: doubles.revalidatePath }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-vi.mock("@/lib/auth", () => ({ auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null) }));
-
-const PEOPLE = {
-  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" },
-  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" },
-  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" },
-} satisfies Record<string, SignedInUser>;
+const { signInAs, revalidatePath } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 const HOST = "mnemo.example";
 const SAME_ORIGIN = { origin: `https://${HOST}`, host: HOST, "sec-fetch-site": "same-origin" };
@@ -60,8 +44,8 @@ beforeEach(async () => {
     await tx.delete(facts).where(notInArray(facts.id, demoFactIds));
     await tx.delete(auditEvents);
   });
-  doubles.user = null;
-  doubles.revalidatePath.mockClear();
+  signInAs(null);
+  revalidatePath.mockClear();
 });
 
 const fileOf = (items: unknown[]) => JSON.stringify({ format: "mnemo.facts", version: 1, facts: items });
@@ -111,7 +95,7 @@ async function snapshot() {
 
 describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   it("the dry run counts and changes nothing; the import then adds exactly those facts", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const before = await snapshot();
     const checked = await post(fileOf(NEW_FACTS));
     expect(checked.status).toBe(200);
@@ -123,7 +107,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
       summary: { toAdd: 1, duplicates: 1, otherScopes: 1, refused: [], refusedCount: 0, kept: 8, overLimitBy: 0 },
     });
     expect(await snapshot()).toEqual(before);
-    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+    expect(revalidatePath).not.toHaveBeenCalled();
 
     const imported = await post(fileOf(NEW_FACTS), { intent: "import" });
     expect(imported.status).toBe(200);
@@ -135,7 +119,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
     expect(await t.db.select().from(facts).where(eq(facts.body, "Standups are at 9:30."))).toMatchObject([
       { scope: "workspace", pinned: true, createdBy: "olivia", createdByKind: "user" },
     ]);
-    expect(doubles.revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
+    expect(revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
 
     // The same file again: nothing new, nothing written.
     const again = await post(fileOf(NEW_FACTS), { intent: "import" });
@@ -144,7 +128,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   });
 
   it("names a refused item and offers no import", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const withSecret = fileOf([...NEW_FACTS, { scope: "workspace", body: "ghp_abcdefghijklmnopqrstuvwxyz0123" }]);
     expect(await (await post(withSecret)).json()).toMatchObject({
       status: "checked",
@@ -160,12 +144,12 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
 
   it.each([
     ["signed out", null, { workspace: "acme", agent: "scout" }, 401, "Your session has ended. Sign in again."],
-    ["a member", PEOPLE.ana, { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
-    ["another workspace's owner", PEOPLE.gina, { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
-    ["an owner naming another workspace's agent", PEOPLE.gina, { workspace: "globex", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
-    ["an owner naming a workspace that does not exist", PEOPLE.olivia, { workspace: "nope", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["a member", "ana", { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["another workspace's owner", "gina", { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["an owner naming another workspace's agent", "gina", { workspace: "globex", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
+    ["an owner naming a workspace that does not exist", "olivia", { workspace: "nope", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
   ])("refuses %s without reading the body, changing nothing", async (_who, user, where, status, message) => {
-    doubles.user = user;
+    signInAs(user);
     const before = await snapshot();
     for (const intent of ["check", "import"]) {
       const body = watchedBody(4);
@@ -175,7 +159,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
       expect(body.seen.pulled).toBe(0);
     }
     expect(await snapshot()).toEqual(before);
-    expect(doubles.revalidatePath).not.toHaveBeenCalled();
+    expect(revalidatePath).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -185,7 +169,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
     ["an opaque origin", { origin: "null", host: HOST }],
     ["no origin at all", { host: HOST }],
   ])("refuses a POST from %s with 403, even from an owner", async (_from, headers) => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const before = await snapshot();
     const body = watchedBody(1);
     const response = await post(body.stream, { intent: "import", headers });
@@ -199,13 +183,13 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   });
 
   it("honours the host a proxy in front says the browser addressed", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const headers = { origin: "https://mnemo.acme.test", host: "127.0.0.1:3000", "x-forwarded-host": "mnemo.acme.test" };
     expect((await post(fileOf(NEW_FACTS), { headers })).status).toBe(200);
   });
 
   it("refuses a declared size over 5 MB with 413 before reading a byte", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const body = watchedBody(100);
     const response = await post(body.stream, { headers: { ...SAME_ORIGIN, "content-length": String(MAX_IMPORT_BYTES + 1) } });
     expect(response.status).toBe(413);
@@ -217,7 +201,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   });
 
   it("stops reading a body with no declared size as soon as it passes 5 MB", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const chunk = 64 * 1024;
     const body = watchedBody(1000, chunk); // 64 MB on offer
     const response = await post(body.stream);
@@ -226,7 +210,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
   });
 
   it("answers a file that is not ours, or a question that is neither check nor import, in one sentence", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const notJson = await post("{");
     expect(notJson.status).toBe(422);
     expect(await notJson.json()).toEqual({
@@ -241,7 +225,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
 
 describe("POST …/memory/import under hostile files", () => {
   it("any body: a JSON answer the form can show, never a throw; a dry run changes nothing", async () => {
-    doubles.user = PEOPLE.olivia;
+    signInAs("olivia");
     const before = await snapshot();
     const item = fc.oneof(
       fc.record({ scope: fc.constantFrom("workspace", "channel", "person", "team"), body: fc.oneof(fc.string(), fc.jsonValue()) }, { requiredKeys: [] }),
