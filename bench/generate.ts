@@ -13,7 +13,8 @@ import { migrateDatabase } from "@/db/migrate";
 import { openDatabase } from "@/db/client";
 import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { hashPassword } from "@/lib/auth/password";
-import { MAX_FACTS, dedupeKey } from "@/lib/memory/rules";
+import { dedupeKey } from "@/lib/memory/fact-text";
+import { MAX_FACTS } from "@/lib/memory/rules";
 
 export const BENCH_PASSWORD = "bench-password";
 export const BENCH_EMAIL = "reader@bench.test";

@@ -22,7 +22,7 @@ import {
   workspaces,
 } from "@/db/schema";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
-import { dedupeKey } from "@/lib/memory/rules";
+import { dedupeKey } from "@/lib/memory/fact-text";
 
 export type ApiWorld = {
   db: Db;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../db/client";
-import { dedupeKey } from "../lib/memory/rules";
+import { dedupeKey } from "../lib/memory/fact-text";
 import { call, exited, startServer, waitUntilReady } from "./servers";
 
 test.describe.configure({ mode: "serial" });

@@ -8,9 +8,12 @@
 import { eq } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { users } from "@/db/schema";
+import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
 import { PlaceError, derivePlace, handleOf, type PlaceInfo } from "@/lib/memory/place";
-import { MAX_FACTS, memorySection, narrowed, scopeFor, scopeLabelFor, sourceLabelFor, toMemory } from "@/lib/memory/rules";
+import { memorySection } from "@/lib/memory/prompt-section";
+import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
 import { recall } from "@/lib/memory/store";
+import { toMemory } from "@/lib/memory/wire";
 import { agentForget, remember } from "@/lib/memory/writes";
 import type {
   ForgetInput,

@@ -12,7 +12,8 @@ import { seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
 import { exportFacts, exportFileName } from "./export";
-import { toMemory, visibleTo, type Viewer } from "./rules";
+import { visibleTo, type Viewer } from "./rules";
+import { toMemory } from "./wire";
 import { correctFact, forgetFact, type PersonActor } from "./writes";
 
 const ACME = { id: "acme", name: "Acme" };

@@ -13,7 +13,7 @@ import {
   type ExportedEvent,
   type FactsFile,
 } from "@/lib/validation/facts-file";
-import { toMemory } from "./rules";
+import { toMemory } from "./wire";
 import { factColumns } from "./store";
 import { visibleSql, type SqlViewer } from "./visibility-sql";
 

@@ -12,7 +12,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cleanFact, memorySection } from "@/lib/memory/rules";
+import { cleanFact } from "@/lib/memory/fact-text";
+import { memorySection } from "@/lib/memory/prompt-section";
 import { looksLikeSecret } from "@/lib/memory/secrets";
 import { SECRET_SAMPLES } from "@/lib/memory/secrets.fixtures";
 

@@ -11,8 +11,9 @@ import { agents, channelMembers, channels, facts, memberships, users, workspaces
 import { DEMO_PEOPLE, seedDemo } from "@/db/seed";
 import { newId } from "@/lib/ids";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { dedupeKey } from "./fact-text";
 import { derivePlace } from "./place";
-import { RECALL_LIMIT, dedupeKey, recallable, visibleTo, type Place, type Viewer } from "./rules";
+import { RECALL_LIMIT, recallable, visibleTo, type Place, type Viewer } from "./rules";
 import {
   countVisibleFacts,
   decodeCursor,

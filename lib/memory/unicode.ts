@@ -3,7 +3,7 @@
  * is read by people on a page and by models in a prompt; text that shows one
  * thing to the first and says another to the second (reversed by a bidi
  * override, split by a zero-width space, carried in tag characters) must not
- * survive into either. cleanFact (rules.ts) strips them before a fact is kept;
+ * survive into either. cleanFact (fact-text.ts) strips them before a fact is kept;
  * the secret filter (secrets.ts) reads through them.
  */
 

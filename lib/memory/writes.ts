@@ -8,16 +8,8 @@ import { and, eq, gte, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-
 import { writeTransaction, writesIn, type Conn, type Writes } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
-import {
-  FORGET_GRACE_DAYS,
-  MAX_FACTS,
-  agentMayForget,
-  cleanFact,
-  soloPerson,
-  dedupeKey,
-  type Place,
-  type Scope,
-} from "./rules";
+import { cleanFact, dedupeKey } from "./fact-text";
+import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, soloPerson, type Place, type Scope } from "./rules";
 import { looksLikeSecret } from "./secrets";
 import { FACT_COLUMNS, factColumns, storedFact, type FactColumnsRow, type StoredFact } from "./store";
 import { changeableSql, type SqlViewer } from "./visibility-sql";

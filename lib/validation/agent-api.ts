@@ -104,6 +104,8 @@ export const memory = z
     updated_at: z.iso.datetime().describe("ISO 8601, UTC."),
   })
   .describe("A fact as agents receive it.");
+/** The wire shape, as lib/memory/wire.ts writes it: the type follows the schema, so the two cannot drift. */
+export type Memory = z.infer<typeof memory>;
 
 export const place = z
   .object({

@@ -1,12 +1,13 @@
 /**
  * The facts file: what "Download as JSON" writes and "Import workspace facts"
- * reads. Facts are in the agent API's wire shape (rules.toMemory) plus their
+ * reads. Facts are in the agent API's wire shape (wire.ts's toMemory) plus their
  * history. Import reads only `scope` and `body` of each fact, so a file written
  * by hand needs nothing else; each fact is checked on its own so a refusal can
  * say which item it is.
  */
 import { z } from "zod";
-import { MAX_FACT, MAX_FACTS, SCOPES, type Memory } from "@/lib/memory/rules";
+import { MAX_FACT, MAX_FACTS, SCOPES } from "@/lib/memory/rules";
+import type { Memory } from "./agent-api";
 
 export const FACTS_FILE_FORMAT = "mnemo.facts";
 export const FACTS_FILE_VERSION = 1;

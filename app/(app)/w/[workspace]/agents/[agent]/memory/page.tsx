@@ -15,7 +15,8 @@ import { agentByHandle } from "@/lib/agents";
 import { requireMember } from "@/lib/auth/session";
 import { readableChannels, type ReadableChannel } from "@/lib/memory/channels";
 import { derivePlace, PlaceError } from "@/lib/memory/place";
-import { changeableBy, FORGET_GRACE_DAYS, memorySection, type Scope, type Viewer } from "@/lib/memory/rules";
+import { memorySection } from "@/lib/memory/prompt-section";
+import { changeableBy, FORGET_GRACE_DAYS, type Scope, type Viewer } from "@/lib/memory/rules";
 import {
   countVisibleFacts,
   decodeCursor,
