@@ -1,5 +1,5 @@
 /**
- * THE AUTHORIZATION MATRIX (hardening issue, item 1): every server action and
+ * THE AUTHORIZATION MATRIX: every server action and
  * every agent-API endpoint (REST and MCP, plus the Memory page's export), called
  * in process against one real libSQL file, as every kind of caller. The verdict
  * of each cell is not typed by hand: it is computed from the rules
@@ -130,7 +130,7 @@ function viewerOf(actor: PersonActor, workspaceId: string): Viewer | null {
   return { workspaceId, id: actor, owner: role === "owner", canRead: (c) => canRead(actor, workspaceId, c) };
 }
 
-/** The place as Mnemo must derive it (SPEC §3.1), or null where an API call must refuse it. */
+/** The place as Mnemo must derive it from its own channel rows (lib/memory/place.ts), or null where an API call must refuse it. */
 function placeOf(workspaceId: string, channelId: string, asker: string): Place | null {
   const channel = channelRows.find((c) => c.id === channelId && c.workspace_id === workspaceId);
   if (!channel || !canRead(asker, workspaceId, channelId)) return null;

@@ -1,5 +1,5 @@
 /**
- * HOSTILE-INPUT FUZZING (hardening issue, item 2): fast-check generates what an
+ * HOSTILE-INPUT FUZZING: fast-check generates what an
  * attacker could send — malformed, wrongly typed, huge and deeply nested JSON;
  * unicode edge cases (RTL marks, combining marks, emoji, NUL, lone surrogates);
  * SQL- and HTML-looking text; path tricks in ids — to every agent-API endpoint

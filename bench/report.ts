@@ -1,4 +1,4 @@
-/** The goals of issue 6, checked on one run's numbers, and the run as Markdown tables. */
+/** The goals BENCHMARKS.md lists, checked on one run's numbers, and the run as Markdown tables. */
 import type { SizeResult } from "./run";
 
 export type Goal = { goal: string; value: string; met: boolean };

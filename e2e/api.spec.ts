@@ -1,5 +1,5 @@
 /**
- * The agent API over HTTP against the production server (SPEC §5): recall on the
+ * The agent API over HTTP against the production server: recall on the
  * demo data, remember and forget in a workspace of the spec's own (api-world.ts —
  * other specs count the demo's facts exactly), the error envelope for hostile
  * input, keys, the rate limit, OpenAPI, and MCP through the SDK's client.
@@ -161,7 +161,7 @@ test.describe("remember and forget in a workspace of the spec's own", () => {
   });
   test.afterAll(() => world.close());
 
-  test("writing follows the conversation, with truthful labels, and forget follows SPEC 3.5", async ({ request }) => {
+  test("writing follows the conversation, with truthful labels, and forget only where agentMayForget allows", async ({ request }) => {
     const { key, pia, quinn, plaza, vault, dmPia } = world;
 
     // In pia's DM, a wish for workspace becomes pia's own fact.

@@ -1,4 +1,4 @@
-/** The demo of SPEC §7 as the end-to-end tests see it. The keys are documented demo values, not secrets. */
+/** The demo of db/seed.ts as the end-to-end tests see it. The keys are documented demo values, not secrets. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const SCOUT_KEY = "mnemo_e2e_scout_demo_key_not_a_secret_0001";
 export const ECHO_KEY = "mnemo_e2e_echo_demo_key_not_a_secret_00001";
@@ -19,7 +19,7 @@ export function storageStateOf(person: PersonId): string {
   return `playwright/.auth/${person}.json`;
 }
 
-/** The demo's facts (SPEC §7) by a short name: scout's eight and echo's one. */
+/** The demo's facts by a short name: scout's eight and echo's one. */
 export const DEMO_FACTS = {
   releases: "Releases go out on Thursdays.",
   sso: "The Enterprise plan includes SSO.",

@@ -13,7 +13,7 @@ const MEMORY = "/w/acme/agents/scout/memory";
 const DEMO = DEMO_FACTS;
 type DemoFact = keyof typeof DEMO;
 
-/** What ana may see of scout's demo facts (SPEC §2 visibleTo). */
+/** What ana may see of scout's demo facts (visibleTo in lib/memory/rules.ts). */
 const ANA_SEES: DemoFact[] = ["releases", "sso", "refunds", "pairing", "anaPrefers"];
 
 type ExportedFile = {

@@ -6,7 +6,7 @@ const MEMORY = "/w/acme/agents/scout/memory";
 const DEMO = DEMO_FACTS;
 type DemoFact = keyof typeof DEMO;
 
-/** What each demo person may see of scout's demo facts (SPEC §2 visibleTo), and what they must not. */
+/** What each demo person may see of scout's demo facts (visibleTo in lib/memory/rules.ts), and what they must not. */
 const SEES: Record<Exclude<PersonId, "gina">, DemoFact[]> = {
   ana: ["releases", "sso", "refunds", "pairing", "anaPrefers"],
   gus: ["releases", "sso", "refunds", "gusNew"],

@@ -90,7 +90,8 @@ export type ChannelChangeResult = { status: "changed" | "unchanged" } | { status
 
 /**
  * Renames a channel, and its facts' scope labels with it: a label names the
- * channel as it is now (SPEC §3.2). Source labels keep the name it had when said.
+ * channel as it is now, so a fact never shows a stale name. Source labels keep the
+ * name it had when said: they record where it was said.
  */
 export async function renameChannel(
   db: Conn,

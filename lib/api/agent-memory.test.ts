@@ -1,6 +1,6 @@
 /**
  * The agent API's service — recall, remember, forget as both REST and MCP run them —
- * on a real libSQL file with the demo workspace (SPEC §5, §7). Each case lists
+ * on a real libSQL file with the demo workspace of db/seed.ts. Each case lists
  * exactly the facts the rules allow, and every refusal is an ApiError with the
  * status and code the API answers with.
  */
@@ -397,7 +397,7 @@ describe("remember: the 2,000-fact limit, atomically", () => {
   });
 });
 
-describe("forget: only what the agent could recall here, never people's curation (SPEC §3.5)", () => {
+describe("forget: only what the agent could recall here, never people's curation", () => {
   const forget = (id: string, channel: string, asker?: string, agent: AgentContext = SCOUT) =>
     forgetForAgent(t.db, agent, { id, channel, asker });
   const NOT_FOUND = { status: 404, code: "not_found", message: "There is no such fact you can forget here." };

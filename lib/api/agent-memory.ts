@@ -2,8 +2,9 @@
  * What an agent can do with its memory — recall, remember, forget — once, for both
  * transports: the REST routes under app/api/v1 and the MCP tools in lib/api/mcp.ts
  * call these with input their shared zod schemas already validated. Each derives
- * the place from Mnemo's own tables (SPEC §3.1), applies the rules through the data
- * layer, and answers in the wire shape; every refusal is an ApiError.
+ * the place from Mnemo's own tables (a caller names a channel, never its kind or
+ * people), applies the rules through the data layer, and answers in the wire
+ * shape; every refusal is an ApiError.
  */
 import { eq } from "drizzle-orm";
 import type { Conn } from "@/db/client";
@@ -26,9 +27,9 @@ import type { AgentContext } from "./auth";
 import { apiError } from "./errors";
 
 const PLACE_REFUSALS = {
-  channel_not_found: [404, "There is no such channel in this workspace. Use the id of a channel of your own workspace."],
-  asker_not_member: [404, "There is no such person in this workspace. Send the user id of the person you are answering, or no asker."],
-  cannot_read: [403, "The asker cannot read this channel, so nothing is recalled or kept for them here."],
+  channel_not_found: "There is no such channel in this workspace. Use the id of a channel of your own workspace.",
+  asker_not_member: "There is no such person in this workspace. Send the user id of the person you are answering, or no asker.",
+  cannot_read: "The asker cannot read this channel, so nothing is recalled or kept for them here.",
 } as const;
 
 /** The place the agent is in, or the API's refusal: 404 for a channel or person it cannot know, 403 for an asker who can't read there. */
@@ -37,8 +38,7 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
     return await derivePlace(db, agent.workspaceId, channel, asker ?? null);
   } catch (error) {
     if (!(error instanceof PlaceError)) throw error;
-    const [status, message] = PLACE_REFUSALS[error.code];
-    throw apiError(status, error.code, message);
+    throw apiError(error.code, PLACE_REFUSALS[error.code]);
   }
 }
 
@@ -74,7 +74,7 @@ export type RememberAnswer = { status: 200 | 201; body: RememberOutput };
 export async function rememberForAgent(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
   const info = await placeOf(db, agent, input.channel, input.asker);
   if (input.private && !info.asker) {
-    throw apiError(422, "invalid_request", "asker: private: true needs an asker, whose own fact it becomes.");
+    throw apiError("invalid_request", "asker: private: true needs an asker, whose own fact it becomes.");
   }
   const wanted = input.scope ?? null;
   // `private` means the turn read something the whole workspace can't: the fact is the asker's alone.
@@ -113,15 +113,13 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
       };
     case "memory_full":
       throw apiError(
-        409,
         "memory_full",
         `${agent.name} already keeps ${MAX_FACTS.toLocaleString("en-US")} facts, the most it may. Forget one it no longer needs, then remember this again.`,
       );
     case "invalid_fact":
-      throw apiError(422, "invalid_fact", "fact: the fact is empty. Send one short sentence of plain text.");
+      throw apiError("invalid_fact", "fact: the fact is empty. Send one short sentence of plain text.");
     case "looks_like_secret":
       throw apiError(
-        422,
         "looks_like_secret",
         `fact: it looks like it contains ${result.what}. Mnemo never keeps secrets; remember the fact without the credential.`,
       );
@@ -132,17 +130,16 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
 }
 
 /**
- * Forgets a fact by SPEC §3.5: only one the agent could recall here, never a
- * pinned one or one a person gave. A missing fact, another agent's, and one not
+ * Forgets a fact as agentMayForget allows: only one the agent could recall here,
+ * never a pinned one or one a person gave. A missing fact, another agent's, and one not
  * recallable here get the same 404.
  */
 export async function forgetForAgent(db: Conn, agent: AgentContext, input: ForgetInput): Promise<void> {
   const { place } = await placeOf(db, agent, input.channel, input.asker);
   const verdict = await agentForget(db, { kind: "agent", id: agent.agentId, name: agent.name }, input.id, place);
-  if (verdict === "not_found") throw apiError(404, "not_found", "There is no such fact you can forget here.");
+  if (verdict === "not_found") throw apiError("not_found", "There is no such fact you can forget here.");
   if (verdict === "forbidden") {
     throw apiError(
-      403,
       "forbidden",
       "You may not forget this fact from here: people pinned or gave it, or it is a workspace fact and this is not a " +
         "public channel. Tell the person; they can change it on the Memory page.",

@@ -37,7 +37,7 @@ function spreadOf(keyId: string): number {
 }
 
 const unauthorized = () =>
-  apiError(401, "unauthorized", "Send a valid agent key as `Authorization: Bearer mnemo_…`. Revoked keys stop working.", {
+  apiError("unauthorized", "Send a valid agent key as `Authorization: Bearer mnemo_…`. Revoked keys stop working.", {
     "WWW-Authenticate": 'Bearer realm="mnemo"',
   });
 

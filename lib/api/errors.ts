@@ -1,31 +1,29 @@
 /**
- * The agent API's one error shape (SPEC §5): `{"error": {"code", "message"}}` with
+ * The agent API's one error shape: `{"error": {"code", "message"}}` with
  * a fitting status. Known problems are ApiErrors; a zod error is a 422 naming the
  * field; anything else is a 500 with a generic message, the detail only in the log.
  */
 import { ZodError } from "zod";
 import { errorSummary, log } from "@/lib/ops/log";
-import type { ErrorCode } from "@/lib/validation/agent-api";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/validation/agent-api";
 
 export class ApiError extends Error {
+  /** Decided by the code (ERROR_STATUS), never chosen by the thrower. */
+  readonly status: number;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
   }
 }
 
-export function apiError(
-  status: number,
-  code: ErrorCode,
-  message: string,
-  headers?: Record<string, string>,
-): ApiError {
-  return new ApiError(status, code, message, headers);
+export function apiError(code: ErrorCode, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(code, message, headers);
 }
 
 /** Responses of the API are about one agent's memory: never cached anywhere. */
@@ -58,10 +56,10 @@ export function describeZodError(error: ZodError): string {
 /** Any error as the API's answer to it. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof ZodError) return apiError(422, "invalid_request", describeZodError(error));
+  if (error instanceof ZodError) return apiError("invalid_request", describeZodError(error));
   // The detail goes to the log only; the stack too, for whoever debugs it.
   log("error", "api.unexpected_error", { error: errorSummary(error), stack: error instanceof Error ? error.stack : undefined });
-  return apiError(500, "internal_error", "Something went wrong on our side. Try again in a moment.");
+  return apiError("internal_error", "Something went wrong on our side. Try again in a moment.");
 }
 
 export function errorResponse(error: unknown): Response {

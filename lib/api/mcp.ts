@@ -117,7 +117,6 @@ export function refuseForeignOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   if (origin === null || origin === publicOrigin()) return;
   throw apiError(
-    403,
     "forbidden",
     "Calls from a web page are accepted only from this site's own address (AUTH_URL). MCP clients send no Origin header.",
   );

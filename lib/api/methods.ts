@@ -8,14 +8,14 @@ import { apiError, errorResponse, NO_STORE, type ApiError } from "./errors";
 
 /** An API path that matches no call. */
 export function noSuchCall(): ApiError {
-  return apiError(404, "not_found", "There is no such API call. See /api/v1/openapi.json for the calls there are.");
+  return apiError("not_found", "There is no such API call. See /api/v1/openapi.json for the calls there are.");
 }
 
 /** 405 in the API's envelope, with `Allow` naming exactly what the route serves. */
 export function methodNotAllowed(request: Request): Response {
   const allow = allowHeader(new URL(request.url).pathname);
   if (!allow) return errorResponse(noSuchCall());
-  return errorResponse(apiError(405, "method_not_allowed", `This call takes ${allow} only.`, { Allow: allow }));
+  return errorResponse(apiError("method_not_allowed", `This call takes ${allow} only.`, { Allow: allow }));
 }
 
 /** OPTIONS: 204 with the route's methods. */

@@ -153,7 +153,6 @@ export async function enforceRateLimit(db: Conn, keyId: string, limit: number): 
   const verdict = await countRequest(db, keyId, limit);
   if (verdict.allowed) return;
   throw apiError(
-    429,
     "rate_limited",
     `Too many requests with this key. Wait ${verdict.retryAfterSeconds} s, then try again.`,
     { "Retry-After": String(verdict.retryAfterSeconds) },

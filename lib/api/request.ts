@@ -11,7 +11,7 @@ import { apiError } from "./errors";
 export const MAX_BODY_BYTES = 16 * 1024;
 
 const tooLarge = () =>
-  apiError(413, "too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
+  apiError("too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
 
 /**
  * `application/json`, with at most a UTF-8 charset. Anything else (a form, plain
@@ -27,7 +27,7 @@ function isJson(contentType: string | null): boolean {
 /** The JSON body, validated by `schema`. */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   if (!isJson(request.headers.get("content-type"))) {
-    throw apiError(415, "unsupported_media_type", "Send the body as JSON, with Content-Type: application/json.");
+    throw apiError("unsupported_media_type", "Send the body as JSON, with Content-Type: application/json.");
   }
   const bytes = await readCappedBody(request, MAX_BODY_BYTES);
   if (bytes === "too_large") throw tooLarge();
@@ -36,7 +36,7 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     value = JSON.parse(text);
   } catch {
-    throw apiError(400, "malformed_request", "The body is not valid JSON. Send a JSON object encoded as UTF-8.");
+    throw apiError("malformed_request", "The body is not valid JSON. Send a JSON object encoded as UTF-8.");
   }
   return schema.parse(value);
 }
@@ -56,7 +56,7 @@ export function parseQuery<S extends z.ZodType>(
   const values: Record<string, unknown> = { ...extra };
   for (const name of names) {
     const all = params.getAll(name);
-    if (all.length > 1) throw apiError(422, "invalid_request", `${name}: give it once, not ${all.length} times.`);
+    if (all.length > 1) throw apiError("invalid_request", `${name}: give it once, not ${all.length} times.`);
     // `asker=` means no asker, as leaving it out does.
     if (all.length === 1 && all[0] !== "") values[name] = all[0];
   }

@@ -32,7 +32,7 @@ describe("safeCallbackUrl", () => {
   });
 
   it.each([
-    // The examples: a browser drops the tab and goes to evil.example; the others broke the redirect header.
+    // Each once got through: a browser drops the tab and goes to evil.example; the others broke the redirect header.
     "/\t/evil.example",
     "/\r/x",
     "/\n/x",

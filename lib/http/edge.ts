@@ -7,7 +7,7 @@
  * the 405 or 400 they deserve — in the API's envelope under /api — and no log line.
  */
 import http from "node:http";
-import type { ErrorCode } from "@/lib/validation/agent-api";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/validation/agent-api";
 import { allowedMethods, ROUTABLE_METHODS } from "./allowed-methods";
 
 export type EdgeAnswer = { status: number; headers: Record<string, string>; body: string };
@@ -32,7 +32,8 @@ function decodes(path: string): boolean {
   }
 }
 
-function answer(api: boolean, status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}): EdgeAnswer {
+function answer(api: boolean, code: ErrorCode, message: string, extra: Record<string, string> = {}): EdgeAnswer {
+  const status = ERROR_STATUS[code];
   const headers = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...extra };
   if (api) {
     return {
@@ -49,15 +50,15 @@ export function edgeAnswer(method: string, target: string): EdgeAnswer | null {
   const path = rawPath(target);
   const api = path !== null && (path === "/api" || path.startsWith("/api/"));
   if (path === null || !decodes(path)) {
-    return answer(api, 400, "malformed_request", "The path is not a valid URL: every % must start an escape of UTF-8 bytes, such as %C3%A9.");
+    return answer(api, "malformed_request", "The path is not a valid URL: every % must start an escape of UTF-8 bytes, such as %C3%A9.");
   }
   if ((ROUTABLE_METHODS as readonly string[]).includes(method)) return null;
   const { methods } = allowedMethods(path);
   if (!methods) {
-    return answer(api, 404, "not_found", "There is no such API call. See /api/v1/openapi.json for the calls there are.");
+    return answer(api, "not_found", "There is no such API call. See /api/v1/openapi.json for the calls there are.");
   }
   const allow = methods.join(", ");
-  return answer(api, 405, "method_not_allowed", `This ${api ? "call" : "page"} takes ${allow} only.`, { Allow: allow });
+  return answer(api, "method_not_allowed", `This ${api ? "call" : "page"} takes ${allow} only.`, { Allow: allow });
 }
 
 const GUARDED = Symbol.for("mnemo.httpEdge");

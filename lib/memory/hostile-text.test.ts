@@ -1,5 +1,5 @@
 /**
- * HOSTILE TEXT (security round two): what an attacker hides in a fact. Text made
+ * HOSTILE TEXT (SECURITY.md, "Reviewed and fixed"): what an attacker hides in a fact. Text made
  * only of invisible characters, bidi controls that show one thing and store
  * another, lone surrogates, tag letters that only models read; and credentials
  * broken up by zero-width characters and soft hyphens, or spelled in fullwidth,

@@ -1,5 +1,5 @@
 /**
- * derivePlace over the demo workspace (SPEC §3.1): the kind and the people come
+ * derivePlace over the demo workspace: the kind and the people come
  * from Mnemo's own tables, and anything that does not add up is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

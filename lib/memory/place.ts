@@ -1,5 +1,5 @@
 /**
- * The place of a recall or remember, derived from Mnemo's own tables (SPEC §3.1).
+ * The place of a recall or remember, derived from Mnemo's own tables.
  * A caller names a channel and an asker; the kind and the people come from here.
  * Anything that does not add up is refused — never guessed as "a DM with the asker".
  */

@@ -16,7 +16,7 @@ import type { AgentContext } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { planImport } from "./import";
-import { ISSUE_EXAMPLES } from "./secrets.fixtures";
+import { DISGUISED_CREDENTIALS } from "./secrets.fixtures";
 import { tellFact } from "./tell";
 import { correctFact, type PersonActor } from "./writes";
 
@@ -57,11 +57,11 @@ async function anasFact() {
   return row;
 }
 
-describe("credentials in disguise, from the issue", () => {
+describe("credentials in disguise", () => {
   it("are refused with the secret error by agents, people adding, people correcting and imports, and none is stored", async () => {
     const before = await snapshot();
     const fact = await anasFact();
-    for (const text of ISSUE_EXAMPLES) {
+    for (const text of DISGUISED_CREDENTIALS) {
       expect(await agentAnswer(text), text).toEqual({
         status: 422,
         code: "looks_like_secret",
@@ -70,10 +70,10 @@ describe("credentials in disguise, from the issue", () => {
       expect(await tellFact(t.db, ANA, SCOUT_AGENT, { text, scope: "person" }), text).toMatchObject({ status: "looks_like_secret" });
       expect(await correctFact(t.db, ANA, "scout", fact.id, fact.version, text), text).toMatchObject({ status: "looks_like_secret" });
     }
-    const plan = await planImport(t.db, "scout", ISSUE_EXAMPLES.map((body) => ({ scope: "workspace", body })));
+    const plan = await planImport(t.db, "scout", DISGUISED_CREDENTIALS.map((body) => ({ scope: "workspace", body })));
     expect(plan.add).toEqual([]);
     expect(plan.refused.map((problem) => problem.reason)).toEqual(
-      ISSUE_EXAMPLES.map(() => expect.stringMatching(/^it looks like .+; Mnemo never keeps credentials$/)),
+      DISGUISED_CREDENTIALS.map(() => expect.stringMatching(/^it looks like .+; Mnemo never keeps credentials$/)),
     );
     expect(await snapshot()).toEqual(before);
   });

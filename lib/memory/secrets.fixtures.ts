@@ -199,8 +199,8 @@ const CONTEXTS = [
 /** Every text that must be refused. */
 export const SECRET_SAMPLES: string[] = [...CREDENTIALS.flatMap((secret) => CONTEXTS.map((put) => put(secret))), ...IN_WORDS];
 
-/** The issue's own examples: each must be refused through the real remember paths. */
-export const ISSUE_EXAMPLES: string[] = [
+/** Credentials as people paste or disguise them (in words, in URLs, split by invisible characters, in fullwidth): each must be refused through the real remember paths. */
+export const DISGUISED_CREDENTIALS: string[] = [
   `aws_secret_access_key = ${AWS_EXAMPLE_SECRET}`,
   "https://admin:S3cret@host",
   "postgres://app:pa55w0rd@db/app",
@@ -215,7 +215,7 @@ const h = generator(34);
 
 /** Ordinary facts, written by hand: a good share of them talk about passwords, tokens, keys and webhooks. */
 const WRITTEN: string[] = [
-  // Near misses the brief names
+  // Near misses: the words of a secret with no secret in them
   "The password policy needs 12 characters",
   "Reset passwords at the IT portal",
   "Token budget is 4k per call",

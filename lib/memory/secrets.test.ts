@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectionForm, looksLikeSecret } from "./secrets";
-import { ISSUE_EXAMPLES, ORDINARY_FACTS, SECRET_SAMPLES } from "./secrets.fixtures";
+import { DISGUISED_CREDENTIALS, ORDINARY_FACTS, SECRET_SAMPLES } from "./secrets.fixtures";
 
 const TEXT = { numRuns: 2_000 };
 
@@ -25,8 +25,8 @@ describe("looksLikeSecret on the labelled list", () => {
     expect(refused).toEqual([]);
   });
 
-  it("refuses the issue's examples: credentials in words, in URLs, and hidden by invisible or fullwidth characters", () => {
-    for (const text of ISSUE_EXAMPLES) expect(looksLikeSecret(text), text).not.toBeNull();
+  it("refuses disguised credentials: in words, in URLs, and hidden by invisible or fullwidth characters", () => {
+    for (const text of DISGUISED_CREDENTIALS) expect(looksLikeSecret(text), text).not.toBeNull();
   });
 
   it("names what it found", () => {
@@ -34,7 +34,7 @@ describe("looksLikeSecret on the labelled list", () => {
     expect(looksLikeSecret("The wifi password is Tr0ub4dor&3")).toBe("a password or token");
     expect(looksLikeSecret("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe("an AWS secret key");
     expect(looksLikeSecret("AKIAIOSFODNN7EXAMPLE")).toBe("an AWS access key");
-    expect(looksLikeSecret(ISSUE_EXAMPLES.at(-1)!)).toBe("a webhook URL");
+    expect(looksLikeSecret(DISGUISED_CREDENTIALS.at(-1)!)).toBe("a webhook URL");
   });
 });
 

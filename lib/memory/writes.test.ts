@@ -2,7 +2,7 @@
  * Changing facts on a real database: remember (dedupe, secrets, the 2,000 limit
  * under concurrency, also across two clients), people's corrections, pins,
  * forgetting, restoring and purging, and an agent's forget from where it is
- * (SPEC §3.3, §3.5, §3.6–3.10). Every refusal must leave the database as it was.
+ * (agentMayForget in rules.ts). Every refusal must leave the database as it was.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
@@ -294,7 +294,7 @@ describe("remember", () => {
   });
 });
 
-// --- The limit (SPEC §3.3) ---
+// --- The limit: it holds for agents and people alike, under concurrency ---
 
 describe("the 2,000-fact limit", () => {
   it("50 concurrent writers at 1,990 make exactly 2,000; the rest are memory_full", async () => {
@@ -674,7 +674,7 @@ describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
   });
 });
 
-// --- An agent's forget (SPEC §3.5) ---
+// --- An agent's forget: never people's curation ---
 
 describe("agentForget", () => {
   it("in dm-ana scout forgets ana's person fact it kept itself", async () => {

@@ -57,7 +57,7 @@ const TWIN_SQL = `SELECT ${FACT_COLUMNS} FROM facts
   WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND body_key = ? AND forgotten_at IS NULL AND id IS NOT ?
   LIMIT 1`;
 
-/** The live fact with the same normalised text in the same scope, if any (SPEC §3.6). */
+/** The live fact with the same normalised text in the same scope, if any: a repeat refreshes it instead of adding a row. */
 async function findTwin(
   writes: Writes,
   fact: { agentId: string; scope: string; scopeRef: string; bodyKey: string },
@@ -183,7 +183,8 @@ export type CorrectResult =
 /**
  * A person corrects a fact's text. The edit names the version it started from;
  * if the text changed since, nothing is written and the current text comes back
- * (SPEC §3.10). The corrector becomes the source, marked corrected (§3.8).
+ * so that two edits never silently overwrite each other. The corrector becomes the
+ * source, marked corrected, and who first kept the fact stays on record.
  */
 export async function correctFact(
   db: Conn,
@@ -360,7 +361,7 @@ export async function purgeExpired(db: Conn, now: Date = new Date()): Promise<nu
 }
 
 /**
- * An agent forgets a fact from where it is (SPEC §3.5). The rule is in the
+ * An agent forgets a fact from where it is, by agentMayForget. The rule is in the
  * UPDATE's WHERE clause; when nothing changed, the pure rule says whether the
  * answer is "not_found" (the agent may not even know the fact) or "forbidden".
  */
@@ -393,7 +394,7 @@ export async function agentForget(
   });
 }
 
-/** `recallable` in SQL, plus §3.5's "a workspace fact only from a public channel". */
+/** `recallable` in SQL, plus agentMayForget's "a workspace fact only from a public channel". */
 function recallableHereSql(place: Place) {
   const solo = soloPerson(place);
   return sql`(

@@ -1,5 +1,5 @@
 /**
- * The agent API's inputs and outputs (SPEC §5), as zod schemas. The REST routes
+ * The agent API's inputs and outputs, as zod schemas. The REST routes
  * validate with them, the MCP tools take them as their input schemas, and the
  * OpenAPI document is generated from them — one definition, three uses.
  */
@@ -136,25 +136,30 @@ export type RememberOutput = z.infer<typeof rememberOutput>;
 
 export const forgetOutput = z.object({ forgotten: z.literal(true), id: z.string() });
 
-export const ERROR_CODES = [
-  "malformed_request",
-  "unauthorized",
-  "forbidden",
-  "cannot_read",
-  "not_found",
-  "channel_not_found",
-  "asker_not_member",
-  "method_not_allowed",
-  "memory_full",
-  "too_large",
-  "unsupported_media_type",
-  "invalid_request",
-  "invalid_fact",
-  "looks_like_secret",
-  "rate_limited",
-  "internal_error",
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/**
+ * Every error code of the API with the HTTP status it always comes with, so a
+ * caller names the code alone and a code can never travel with another status.
+ */
+export const ERROR_STATUS = {
+  malformed_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  cannot_read: 403,
+  not_found: 404,
+  channel_not_found: 404,
+  asker_not_member: 404,
+  method_not_allowed: 405,
+  memory_full: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  invalid_request: 422,
+  invalid_fact: 422,
+  looks_like_secret: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
 export const errorBody = z
   .object({

@@ -1,4 +1,4 @@
-/** POST /api/v1/memories: the agent remembers a fact where the conversation allows (SPEC §5). */
+/** POST /api/v1/memories: the agent remembers a fact where the conversation allows. Request and answer shapes: lib/validation/agent-api.ts. */
 import { rememberForAgent } from "@/lib/api/agent-memory";
 import { json } from "@/lib/api/errors";
 import { agentRoute } from "@/lib/api/handler";

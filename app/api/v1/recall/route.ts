@@ -1,4 +1,4 @@
-/** GET /api/v1/recall?channel=<id>&asker=<user id>: what the agent recalls there (SPEC §5). */
+/** GET /api/v1/recall?channel=<id>&asker=<user id>: what the agent recalls there. Request and answer shapes: lib/validation/agent-api.ts. */
 import { jsonBytes } from "@/lib/api/errors";
 import { agentRoute } from "@/lib/api/handler";
 import { allowedOptions, methodNotAllowed } from "@/lib/api/methods";

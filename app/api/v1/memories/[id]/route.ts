@@ -1,4 +1,4 @@
-/** DELETE /api/v1/memories/<id>?channel=<id>&asker=<user id>: the agent forgets a fact, by SPEC §3.5. */
+/** DELETE /api/v1/memories/<id>?channel=<id>&asker=<user id>: the agent forgets a fact where agentMayForget (lib/memory/rules.ts) allows it. */
 import { forgetForAgent } from "@/lib/api/agent-memory";
 import { NO_STORE } from "@/lib/api/errors";
 import { agentRoute } from "@/lib/api/handler";

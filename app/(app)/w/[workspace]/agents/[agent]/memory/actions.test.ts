@@ -1,10 +1,10 @@
 /**
  * The Memory page's server actions called as what they are — public POST
  * endpoints anyone can send anything to — against a real temporary libSQL file
- * seeded with the demo (SPEC §7). Only two things are doubles: who is signed in,
+ * seeded with the demo (db/seed.ts). Only two things are doubles: who is signed in,
  * and Next's revalidatePath (it needs a request). Every refusal must give the
  * same small answer for "missing" and "not yours", leave every fact and event as
- * it was, and refresh nothing (SPEC §3.11, §4).
+ * it was, and refresh nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
@@ -298,7 +298,7 @@ const REFUSED: (Cell & { message: string })[] = [
   },
 ];
 
-/** Who may change what (SPEC §2 changeableBy). */
+/** Who may change what, as changeableBy in lib/memory/rules.ts decides. */
 const ALLOWED: Cell[] = [
   { who: "olivia", cell: "workspace fact told by Olivia (owner)", fact: "releases" },
   { who: "olivia", cell: "workspace fact kept by Scout (owner)", fact: "sso" },
@@ -408,7 +408,7 @@ describe.each(CHANGES)("%sFactAction", (action) => {
   });
 });
 
-describe("correctFactAction: edits don't overwrite each other (SPEC §3.10)", () => {
+describe("correctFactAction: edits don't overwrite each other", () => {
   it("refuses a stale version with the current text, and changes nothing", async () => {
     const first = { ...ACME, factId: ids.releases, version: 1, text: "Releases go out on Wednesdays." };
     await allowed("olivia", "correct", first, "workspace fact, version 1");
