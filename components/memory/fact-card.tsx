@@ -69,6 +69,8 @@ export function FactCard({ fact }: { fact: FactView }) {
           run: () => {
             void actions.restoreFact(target).then((undo) => {
               if (undo.status !== "success") toast({ message: messageOf(undo), tone: "error" });
+              // Undone before the refreshed list dropped this card: it is the card that shows the fact again.
+              else setHidden(false);
             });
           },
         },
