@@ -8,15 +8,14 @@
  * allow or deny, that a refusal changed no row, and the database is put back
  * after every cell that changed it. The whole table is printed at the end.
  *
- * Doubles, as in the Memory page's tests: who has the cookie (currentUser, auth),
- * Auth.js's signIn/signOut (they need a request), and revalidatePath.
+ * Doubles, as in every action test (lib/testing/signed-in.ts): who has the
+ * cookie, Auth.js's signIn/signOut and revalidatePath, which need a request.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/db/client";
+import { closeDb } from "@/db";
 import { seedDemo } from "@/db/seed";
 import { addPerson } from "@/lib/admin/people";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
-import type { SignedInUser } from "@/lib/auth/session";
 import {
   agentMayForget,
   changeableBy,
@@ -30,33 +29,12 @@ import {
 import { allRows, resetIfChanged, snapshot as snapshotRows, tableRows, type Snapshot } from "@/lib/testing/db-rows";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-const doubles = vi.hoisted(() => ({
-  user: null as SignedInUser | null,
-  signIn: vi.fn<(provider: string, options: Record<string, unknown>) => Promise<void>>(),
-}));
-
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-vi.mock("@/lib/auth", () => ({
-  auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
-  signIn: doubles.signIn,
-  signOut: async () => {},
-}));
-// next-auth's own module imports "next/server", which resolves only inside Next's bundler.
-vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
+const { signInAs, authSignIn } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 // --- Who calls ---
 
-const PEOPLE = {
-  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" }, // another workspace (globex's owner)
-  gus: { id: "gus", name: "Gus Gray", email: "gus@acme.test", handle: "gus" }, // member
-  max: { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" }, // member of #leadership and the group DM
-  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" }, // her own person fact
-  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" }, // owner
-} satisfies Record<string, SignedInUser>;
+// The demo people: gina is in another workspace (globex's owner), gus a member, max in
+// #leadership and the group DM, ana has her own person fact, olivia is acme's owner.
 const PEOPLE_ACTORS = ["signed out", "gina", "gus", "max", "ana", "olivia"] as const;
 type PersonActor = (typeof PEOPLE_ACTORS)[number];
 
@@ -95,7 +73,6 @@ let t: TempDb;
 let seededRows: Snapshot;
 let baseline: Snapshot;
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, signup: process.env.MNEMO_SIGNUP };
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 const rows = (table: string) => tableRows(t.db, table);
 const snapshot = () => snapshotRows(t.db);
@@ -208,15 +185,14 @@ beforeAll(async () => {
   process.env.DATABASE_URL = t.url;
   process.env.MNEMO_API_RATE_LIMIT = "1000000";
   delete process.env.MNEMO_SIGNUP;
-  delete appDb.mnemoDb;
+  closeDb();
 });
 
 afterAll(() => {
   print("actions", PEOPLE_ACTORS);
   print("api", KEY_ACTORS);
   console.log(`authorization matrix: ${cells} cells`);
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = saved.url;
   process.env.MNEMO_API_RATE_LIMIT = saved.limit;
   if (saved.signup === undefined) delete process.env.MNEMO_SIGNUP;
@@ -230,7 +206,7 @@ type Answer = { status: string; message?: string };
 type Action = (input: FormData | Record<string, unknown>) => Promise<Answer>;
 
 function as(actor: PersonActor) {
-  doubles.user = actor === "signed out" ? null : PEOPLE[actor];
+  signInAs(actor === "signed out" ? null : actor);
 }
 
 /** A typed state: "success" (or a state naming what was made) is allow; "failed"/"invalid_data" is deny. */
@@ -387,7 +363,7 @@ describe("server actions × people", () => {
     const { createAccountAction } = await import("@/app/(auth)/signin/create-account/actions");
     const { acceptInviteAction } = await import("@/app/invite/[token]/actions");
     const { AuthError } = await import("next-auth");
-    doubles.signIn.mockImplementation(async () => {
+    authSignIn.mockImplementation(async () => {
       throw new AuthError("CredentialsSignin");
     });
     for (const actor of PEOPLE_ACTORS) {
@@ -426,7 +402,7 @@ describe("server actions × people", () => {
         return { verdict: "allow", detail: "signed out" };
       });
     }
-    expect(doubles.signIn).toHaveBeenCalledTimes(PEOPLE_ACTORS.length);
+    expect(authSignIn).toHaveBeenCalledTimes(PEOPLE_ACTORS.length);
   });
 
   it("export: a member gets exactly the facts visibleTo them; anyone else a 404 or the sign-in page", async () => {

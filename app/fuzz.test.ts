@@ -16,40 +16,18 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/db/client";
-import { seedDemo } from "@/db/seed";
-import type { SignedInUser } from "@/lib/auth/session";
+import { closeDb } from "@/db";
+import { DEMO_PEOPLE, seedDemo } from "@/db/seed";
 import { agentMayForget, changeableBy, MAX_FACT, recallable, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
 import { allRows, resetIfChanged, snapshot, tableRows, type Snapshot } from "@/lib/testing/db-rows";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-const doubles = vi.hoisted(() => ({ user: null as SignedInUser | null }));
-
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
-vi.mock("@/lib/auth", async () => {
-  const { AuthError } = await import("next-auth");
-  return {
-    auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
-    // Auth.js needs a request; as a double, every credential is wrong.
-    signIn: async () => {
-      throw new AuthError("CredentialsSignin");
-    },
-    signOut: async () => {},
-  };
+const { signInAs, authSignIn, AuthError } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
+// As a double, Auth.js finds every credential wrong.
+authSignIn.mockImplementation(async () => {
+  throw new AuthError("CredentialsSignin");
 });
-
-const PEOPLE: Record<string, SignedInUser> = {
-  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" },
-  max: { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" },
-  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" },
-  gus: { id: "gus", name: "Gus Gray", email: "gus@acme.test", handle: "gus" },
-  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" },
-};
+const PEOPLE = DEMO_PEOPLE.map((person) => person.id);
 
 const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
 const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
@@ -63,7 +41,6 @@ let seeded: Snapshot;
 let baseline: Snapshot;
 let factIds: string[];
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 beforeAll(async () => {
   const write = process.stdout.write.bind(process.stdout);
@@ -79,14 +56,13 @@ beforeAll(async () => {
   factIds = seeded.facts.map((f) => String(f.id));
   process.env.DATABASE_URL = t.url;
   process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  delete appDb.mnemoDb;
+  closeDb();
 });
 
 afterAll(() => {
   vi.restoreAllMocks();
   console.table(Object.fromEntries(seen));
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = saved.url;
   process.env.MNEMO_API_RATE_LIMIT = saved.limit;
   t?.close();
@@ -470,8 +446,8 @@ describe("the Memory page's export under hostile path parameters", () => {
     const { GET } = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/export/route");
     const segment = fc.oneof({ weight: 5, arbitrary: fc.constantFrom("acme", "globex", "scout", "echo") }, text);
     await fc.assert(
-      fc.asyncProperty(segment, segment, fc.constantFrom(null, ...Object.keys(PEOPLE)), async (workspace, agent, actor) => {
-        doubles.user = actor ? PEOPLE[actor] : null;
+      fc.asyncProperty(segment, segment, fc.constantFrom(null, ...PEOPLE), async (workspace, agent, actor) => {
+        signInAs(actor);
         const before = await snapshot(t.db);
         const response = await GET(new Request(`${BASE}/w/x/agents/y/memory/export`), { params: Promise.resolve({ workspace, agent }) });
         const text = await response.text();
@@ -613,9 +589,9 @@ describe("server actions under hostile input", () => {
     };
     const names = Object.keys(actions);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...names), fc.constantFrom(null, ...Object.keys(PEOPLE)), fc.oneof({ weight: 9, arbitrary: actionInput(factIds) }, jsonish), async (name, actor, raw) => {
+      fc.asyncProperty(fc.constantFrom(...names), fc.constantFrom(null, ...PEOPLE), fc.oneof({ weight: 9, arbitrary: actionInput(factIds) }, jsonish), async (name, actor, raw) => {
         const input = raw as FormData | Record<string, unknown>;
-        doubles.user = actor ? PEOPLE[actor] : null;
+        signInAs(actor);
         const before = await snapshot(t.db);
         let answer: Answer;
         try {

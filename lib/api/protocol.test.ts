@@ -6,7 +6,7 @@
  */
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { closeDb } from "@/db";
 import { seedDemo } from "@/db/seed";
 import { dispatch } from "@/lib/testing/route-dispatch";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
@@ -27,22 +27,20 @@ const INITIALIZE = JSON.stringify({
 
 let t: TempDb;
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, authUrl: process.env.AUTH_URL };
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 beforeAll(async () => {
   t = await createTempDb();
   await seedDemo(t.db, { scout: SCOUT_KEY, echo: `mnemo_${"e".repeat(43)}` });
   process.env.DATABASE_URL = t.url;
   process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  delete appDb.mnemoDb;
+  closeDb();
 });
 afterEach(() => {
   if (saved.authUrl === undefined) delete process.env.AUTH_URL;
   else process.env.AUTH_URL = saved.authUrl;
 });
 afterAll(() => {
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = saved.url;
   process.env.MNEMO_API_RATE_LIMIT = saved.limit;
   t.close();

@@ -4,23 +4,21 @@
  * envelope whose `Allow` is exactly the row, and OPTIONS says the same row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { closeDb } from "@/db";
 import { allowHeader, ROUTABLE_METHODS } from "@/lib/http/allowed-methods";
 import { API_ROUTE_MODULES, dispatch } from "@/lib/testing/route-dispatch";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 let t: TempDb;
 const savedUrl = process.env.DATABASE_URL;
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 beforeAll(async () => {
   t = await createTempDb();
   process.env.DATABASE_URL = t.url;
-  delete appDb.mnemoDb;
+  closeDb();
 });
 afterAll(() => {
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = savedUrl;
   t.close();
 });

@@ -8,7 +8,7 @@
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { closeDb } from "@/db";
 import { seedDemo } from "@/db/seed";
 import { allowHeader } from "@/lib/http/allowed-methods";
 import { startGuardedServer } from "@/lib/testing/guarded-server";
@@ -25,20 +25,18 @@ const BROKEN_ESCAPES = ["%", "%F", "%FF", "%fe", "%C0%80", "%ED%A0%80", "%E2%82"
 let t: TempDb;
 let server: { port: number; close: () => Promise<void> };
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 beforeAll(async () => {
   t = await createTempDb();
   await seedDemo(t.db, { scout: SCOUT_KEY, echo: `mnemo_${"e".repeat(43)}` });
   process.env.DATABASE_URL = t.url;
   process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  delete appDb.mnemoDb;
+  closeDb();
   server = await startGuardedServer();
 });
 afterAll(async () => {
   await server.close();
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = saved.url;
   process.env.MNEMO_API_RATE_LIMIT = saved.limit;
   t.close();

@@ -5,15 +5,9 @@
  * and forgotten around each test.
  */
 import { afterEach, beforeEach } from "vitest";
+import { closeDb } from "@/db";
 import { seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "./temp-db";
-
-const app = globalThis as unknown as { mnemoDb?: { $client: { close: () => void } } };
-
-function forgetAppDb() {
-  app.mnemoDb?.$client.close();
-  app.mnemoDb = undefined;
-}
 
 /** Registers the hooks; `prepare` runs on the fresh file before the app sees it. */
 export function appDemoDbForEachTest(prepare?: (t: TempDb) => Promise<void>): () => TempDb {
@@ -23,11 +17,11 @@ export function appDemoDbForEachTest(prepare?: (t: TempDb) => Promise<void>): ()
     t = await createTempDb();
     await seedDemo(t.db);
     await prepare?.(t);
-    forgetAppDb();
+    closeDb();
     process.env.DATABASE_URL = t.url;
   });
   afterEach(() => {
-    forgetAppDb();
+    closeDb();
     process.env.DATABASE_URL = originalUrl;
     t?.close();
     t = undefined;

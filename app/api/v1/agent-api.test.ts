@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Db } from "@/db/client";
+import { closeDb } from "@/db";
 import { agentKeys, apiRateLimits, factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
@@ -31,7 +31,6 @@ const BASE = "http://mnemo.test";
 
 let t: TempDb;
 const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
-const appDb = globalThis as unknown as { mnemoDb?: Db };
 
 beforeAll(async () => {
   t = await createTempDb();
@@ -39,11 +38,10 @@ beforeAll(async () => {
   // The routes open the app's database from the environment, as in production.
   process.env.DATABASE_URL = t.url;
   process.env.MNEMO_API_RATE_LIMIT = String(RATE_LIMIT);
-  delete appDb.mnemoDb;
+  closeDb();
 });
 afterAll(() => {
-  appDb.mnemoDb?.$client.close();
-  delete appDb.mnemoDb;
+  closeDb();
   process.env.DATABASE_URL = saved.url;
   process.env.MNEMO_API_RATE_LIMIT = saved.limit;
   t.close();
@@ -130,11 +128,10 @@ describe("hostile and malformed requests", () => {
   it("an unexpected failure is a 500 with a generic message; the detail stays in the log", async () => {
     const log = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const broken = { url: process.env.DATABASE_URL };
-    const db = appDb.mnemoDb;
     try {
       // A database that cannot open: the file's folder is a file.
       process.env.DATABASE_URL = `file:${t.file}/nested/mnemo.db`;
-      delete appDb.mnemoDb;
+      closeDb();
       const response = await send("GET", "/api/v1/recall?channel=general&asker=ana", bearer(SCOUT_KEY));
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({
@@ -145,7 +142,8 @@ describe("hostile and malformed requests", () => {
       expect(line.error).toMatch(/cannot|not a directory|ENOTDIR|EEXIST/i);
     } finally {
       process.env.DATABASE_URL = broken.url;
-      appDb.mnemoDb = db;
+      // The next request opens the real file again.
+      closeDb();
       log.mockRestore();
     }
   });

@@ -10,30 +10,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { channelMembers, factEvents, facts, memberships } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
-import type { SignedInUser } from "@/lib/auth/session";
+import { DEMO_FACTS, seedDemo } from "@/db/seed";
+import type { Who } from "@/lib/testing/signed-in";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-// --- The two doubles ---
-
-const doubles = vi.hoisted(() => ({
-  user: null as SignedInUser | null,
-  revalidatePath: vi.fn<(path: string) => void>(),
-}));
-
-vi.mock("next/cache", () => ({ revalidatePath: doubles.revalidatePath }));
-
-// The real membershipOf / requireMember; only "who has the cookie" is chosen by the test.
-vi.mock("@/lib/auth/session", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/auth/session")>()),
-  currentUser: async () => doubles.user,
-}));
-
-// session.ts imports the Auth.js config, whose next-auth import of "next/server" only
-// resolves inside Next's bundler. Its one use here is reading the cookie: the same identity.
-vi.mock("@/lib/auth", () => ({
-  auth: async () => (doubles.user ? { user: { id: doubles.user.id } } : null),
-}));
+const { signInAs, revalidatePath } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 // --- The demo, as the tests name it ---
 
@@ -42,29 +23,10 @@ const NOT_FOUND = "There is no such fact you can change.";
 const NOT_SEEN = "There is no such fact you can see.";
 const NOT_THERE = "You can't keep a fact there.";
 
-const PEOPLE = {
-  olivia: { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", handle: "olivia" }, // acme owner
-  max: { id: "max", name: "Max Mills", email: "max@acme.test", handle: "max" },
-  ana: { id: "ana", name: "Ana Alves", email: "ana@acme.test", handle: "ana" },
-  gus: { id: "gus", name: "Gus Gray", email: "gus@acme.test", handle: "gus" },
-  gina: { id: "gina", name: "Gina Grant", email: "gina@globex.test", handle: "gina" }, // globex owner
-  // A still-valid cookie for a person who no longer exists.
-  ghost: { id: "ghost", name: "Gone Person", email: "ghost@acme.test", handle: "ghost" },
-} satisfies Record<string, SignedInUser>;
-type Who = keyof typeof PEOPLE | "nobody";
+type Caller = Who | "nobody";
 
-const FACT_BODIES = {
-  releases: "Releases go out on Thursdays.", // workspace, told by Olivia, pinned
-  sso: "The Enterprise plan includes SSO.", // workspace, kept by Scout
-  refunds: "Refunds over $500 need a manager's approval.", // channel support (public: max, ana)
-  budget: "The Q3 budget freeze lifts in October.", // channel leadership (private: olivia, max)
-  pairing: "Max and Ana are pairing on the billing migration.", // channel group-max-ana (dm: max, ana)
-  anaPerson: "Ana prefers replies in Portuguese.",
-  maxPerson: "Max is on call the first week of each month.", // told by Max, pinned
-  gusPerson: "Gus is new; explain acronyms.",
-  globex: "Globex ships from Springfield.", // echo's, in globex
-} as const;
-type FactName = keyof typeof FACT_BODIES;
+/** A demo fact by its short name in db/seed.ts, which also says the scope each is kept in. */
+type FactName = keyof typeof DEMO_FACTS;
 
 type Where = { workspace: string; agent: string };
 const ACME: Where = { workspace: "acme", agent: "scout" };
@@ -117,7 +79,7 @@ beforeAll(async () => {
     memberships: await t.db.select().from(memberships),
     channelMembers: await t.db.select().from(channelMembers),
   };
-  for (const [name, body] of Object.entries(FACT_BODIES)) {
+  for (const [name, body] of Object.entries(DEMO_FACTS)) {
     const fact = seeded.facts.find((f) => f.body === body);
     if (!fact) throw new Error(`the demo has no fact "${body}"`);
     ids[name as FactName] = fact.id;
@@ -143,8 +105,8 @@ beforeEach(async () => {
     await tx.insert(facts).values(seeded.facts);
     await tx.insert(factEvents).values(seeded.events);
   });
-  doubles.user = null;
-  doubles.revalidatePath.mockClear();
+  signInAs(null);
+  revalidatePath.mockClear();
 });
 
 // --- Helpers ---
@@ -210,9 +172,9 @@ function matrixTable() {
 }
 
 /** Calls an action as `who`, recording the outcome in the matrix (malformed input counts in one row). */
-async function as(who: Who, action: ActionName, input: Input, cell: string): Promise<Answer> {
-  doubles.user = who === "nobody" ? null : PEOPLE[who];
-  doubles.revalidatePath.mockClear();
+async function as(who: Caller, action: ActionName, input: Input, cell: string): Promise<Answer> {
+  signInAs(who === "nobody" ? null : who);
+  revalidatePath.mockClear();
   const answer = await run(action, input);
   if (cell.startsWith("malformed")) {
     const row = matrix.get(MALFORMED) ?? {};
@@ -228,30 +190,30 @@ async function as(who: Who, action: ActionName, input: Input, cell: string): Pro
 const MALFORMED = "any · malformed input";
 
 /** A refusal: exactly this answer, nothing refreshed, and the database exactly as it was. */
-async function refused(who: Who, action: ActionName, input: Input, cell: string, expected: Answer) {
+async function refused(who: Caller, action: ActionName, input: Input, cell: string, expected: Answer) {
   const before = await snapshot();
   const answer = await as(who, action, input, cell);
   expect(answer, `${action} by ${who}: ${cell}`).toEqual(expected);
-  expect(doubles.revalidatePath).not.toHaveBeenCalled();
+  expect(revalidatePath).not.toHaveBeenCalled();
   expect(await snapshot()).toEqual(before);
   return answer;
 }
 
 /** Malformed input: "invalid_data" with a message, nothing refreshed, nothing changed. */
-async function invalid(who: Who, action: ActionName, input: unknown, cell: string) {
+async function invalid(who: Caller, action: ActionName, input: unknown, cell: string) {
   const before = await snapshot();
   const answer = await as(who, action, input as Input, cell);
   expect(answer, `${action}: ${cell}`).toEqual({ status: "invalid_data", message: expect.any(String) });
-  expect(doubles.revalidatePath).not.toHaveBeenCalled();
+  expect(revalidatePath).not.toHaveBeenCalled();
   expect(await snapshot()).toEqual(before);
 }
 
 /** A change that must go through: success, and the agent's Memory page refreshed once. */
-async function allowed(who: Who, action: ActionName, input: Input, cell: string, where: Where = ACME) {
+async function allowed(who: Caller, action: ActionName, input: Input, cell: string, where: Where = ACME) {
   const answer = await as(who, action, input, cell);
   expect(answer, `${action} by ${who}: ${cell}`).toMatchObject({ status: "success" });
-  expect(doubles.revalidatePath).toHaveBeenCalledTimes(1);
-  expect(doubles.revalidatePath).toHaveBeenCalledWith(pageOf(where));
+  expect(revalidatePath).toHaveBeenCalledTimes(1);
+  expect(revalidatePath).toHaveBeenCalledWith(pageOf(where));
   return answer;
 }
 
@@ -264,7 +226,7 @@ it("the actions read and write the temporary database, not a default one", async
 
 // --- Changing a fact: correct, pin, forget, restore, purge ---
 
-type Cell = { who: Who; cell: string; fact: FactName | "missing"; where?: Where; extra?: Record<string, unknown> };
+type Cell = { who: Caller; cell: string; fact: FactName | "missing"; where?: Where; extra?: Record<string, unknown> };
 
 /** Who may not change what: every cell gets the same answer as a fact that doesn't exist. */
 const REFUSED: (Cell & { message: string })[] = [
@@ -316,7 +278,7 @@ const actsOnForgotten = (action: FactActionName) => action === "restore" || acti
 
 describe.each(CHANGES)("%sFactAction", (action) => {
   beforeEach(async () => {
-    if (actsOnForgotten(action)) await forgetDirectly(Object.keys(FACT_BODIES) as FactName[]);
+    if (actsOnForgotten(action)) await forgetDirectly(Object.keys(DEMO_FACTS) as FactName[]);
   });
 
   it.each(REFUSED)("refuses $who: $cell", async ({ who, cell, fact, where, extra, message }) => {
@@ -333,7 +295,7 @@ describe.each(CHANGES)("%sFactAction", (action) => {
     const eventsBefore = await eventsOf(id);
     await allowed(who, action, await inputFor(action, id, where), cell, where);
 
-    const actor = who === "nobody" ? "" : PEOPLE[who].id;
+    const actor = who === "nobody" ? "" : who;
     const after = await factRow(id);
     const added = (await eventsOf(id)).slice(eventsBefore.length);
     switch (action) {
@@ -455,7 +417,7 @@ describe("correctFactAction: edits don't overwrite each other", () => {
       message: expect.stringContaining("Mnemo never keeps credentials"),
     });
     // Not a refusal, but nothing to write: no event, no refresh.
-    await refused("ana", "correct", { ...target, text: FACT_BODIES.anaPerson }, "own person fact, same text", {
+    await refused("ana", "correct", { ...target, text: DEMO_FACTS.anaPerson }, "own person fact, same text", {
       status: "success",
       message: "Nothing changed.",
     });
@@ -619,7 +581,7 @@ describe("factHistoryAction", () => {
           actorName: "Olivia Owen",
           actorKind: "user",
           before: null,
-          after: FACT_BODIES.releases,
+          after: DEMO_FACTS.releases,
           at: expect.any(String),
         },
       ],
@@ -631,7 +593,7 @@ describe("factHistoryAction", () => {
       ["ana", "pairing", "Max and Ana's group DM fact (she's in it)"],
     ] as const) {
       const answer = await as(who, "history", { ...ACME, factId: ids[fact] }, cell);
-      expect(answer, cell).toMatchObject({ status: "success", events: [{ kind: "remember", after: FACT_BODIES[fact] }] });
+      expect(answer, cell).toMatchObject({ status: "success", events: [{ kind: "remember", after: DEMO_FACTS[fact] }] });
     }
     const globex = await as("gina", "history", { ...GLOBEX, factId: ids.globex }, "globex's workspace fact (owner)");
     expect(globex).toMatchObject({ status: "success", events: [{ kind: "remember", actorName: "Echo" }] });
@@ -643,14 +605,14 @@ describe("factHistoryAction", () => {
       status: "success",
       events: [
         { kind: "remember", actorName: "Olivia Owen" },
-        { kind: "correct", actorName: "Olivia Owen", before: FACT_BODIES.releases, after: "Releases go out on Wednesdays." },
+        { kind: "correct", actorName: "Olivia Owen", before: DEMO_FACTS.releases, after: "Releases go out on Wednesdays." },
       ],
     });
   });
 
   it("gives one answer for a fact that is missing and one the person can't see, and reveals nothing", async () => {
     const notSeen = { status: "failed", message: NOT_SEEN };
-    const cells: [Who, FactName | "missing", string, Where?][] = [
+    const cells: [Caller, FactName | "missing", string, Where?][] = [
       ["ana", "missing", "a fact that doesn't exist"],
       ["ana", "budget", "#leadership fact (can't see)"],
       ["ana", "maxPerson", "Max's person fact (can't see)"],
@@ -723,7 +685,7 @@ describe("restoreFactAction: never beside a live twin", () => {
   it("refuses to restore a fact whose text was told again meanwhile", async () => {
     const own = { ...ACME, factId: ids.anaPerson };
     await allowed("ana", "forget", own, "own person fact, forget");
-    const again = form({ ...ACME, text: FACT_BODIES.anaPerson, scope: "person" });
+    const again = form({ ...ACME, text: DEMO_FACTS.anaPerson, scope: "person" });
     await allowed("ana", "add", again, "own person fact, told again");
     await refused("ana", "restore", own, "own person fact, restore beside its twin", {
       status: "failed",

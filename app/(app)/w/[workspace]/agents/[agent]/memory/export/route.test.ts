@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { seedDemo } from "@/db/seed";
+import type { Who } from "@/lib/testing/signed-in";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { FactsFile } from "@/lib/validation/facts-file";
 
@@ -54,7 +55,7 @@ describe("GET /w/<workspace>/agents/<agent>/memory/export", () => {
     expect(file.facts.every((f) => f.history.length > 0)).toBe(true);
   });
 
-  it.each([
+  it.each<[string, Who, string, string]>([
     ["a non-member", "gina", "acme", "scout"],
     ["an agent of another workspace", "ana", "acme", "echo"],
     ["a workspace that does not exist", "ana", "nope", "scout"],

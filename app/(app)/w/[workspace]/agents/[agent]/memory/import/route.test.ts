@@ -11,6 +11,7 @@ import { eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditEvents, factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
+import type { Who } from "@/lib/testing/signed-in";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
 
@@ -142,7 +143,7 @@ describe("POST /w/<workspace>/agents/<agent>/memory/import", () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it.each([
+  it.each<[string, Who | null, { workspace: string; agent: string }, number, string]>([
     ["signed out", null, { workspace: "acme", agent: "scout" }, 401, "Your session has ended. Sign in again."],
     ["a member", "ana", { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
     ["another workspace's owner", "gina", { workspace: "acme", agent: "scout" }, 404, "There is no such thing in this workspace you can change."],
