@@ -18,7 +18,7 @@ import { takeTurnsForTransactions } from "./write-queue";
 import { keepWriter } from "./writer";
 
 export { createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf } from "./files";
-export type { SqlArg } from "./plain-sql";
+export { allOf, type SqlArg, type SqlPart } from "./plain-sql";
 export { readAll } from "./reader";
 export { writeTransaction, type Writes } from "./writer";
 

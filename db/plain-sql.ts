@@ -14,3 +14,11 @@ export function drizzleSql(text: string, args: readonly SqlArg[]): SQL {
   args.forEach((arg, i) => chunks.push(sql`${arg}`, sql.raw(pieces[i + 1])));
   return sql.join(chunks);
 }
+
+/** A piece of plain SQL — a condition, a subquery — with the values of its `?`, in order. */
+export type SqlPart = { text: string; args: SqlArg[] };
+
+/** Parts joined with AND, their values in the same order. */
+export function allOf(parts: SqlPart[]): SqlPart {
+  return { text: parts.map((part) => part.text).join(" AND "), args: parts.flatMap((part) => part.args) };
+}

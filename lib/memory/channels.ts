@@ -1,8 +1,8 @@
 /** The conversations a person can read, named the way the Memory page shows them. */
-import { sql } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { readAll, type Conn } from "@/db/client";
+import { displayNameSql } from "@/lib/person-name";
 import type { ChannelKind } from "./rules";
-import { readableChannelIds, type SqlViewer } from "./visibility-sql";
+import { canReadChannelSql, type SqlViewer } from "./rules-sql";
 
 export type ReadableChannel = {
   id: string;
@@ -22,14 +22,17 @@ function joinNames(names: string[]): string {
 }
 
 export async function readableChannels(db: Conn, viewer: SqlViewer): Promise<ReadableChannel[]> {
-  const rows = await db.all<Row>(sql`
-    SELECT c.id, c.name, c.kind,
-      (SELECT json_group_array(json_object('id', u.id, 'name', coalesce(u.name, u.email)))
+  const readable = canReadChannelSql(viewer, "c.id");
+  const rows = await readAll<Row>(
+    db,
+    `SELECT c.id, c.name, c.kind,
+      (SELECT json_group_array(json_object('id', u.id, 'name', ${displayNameSql("u.name", "u.email")}))
          FROM channel_members cm JOIN users u ON u.id = cm.user_id WHERE cm.channel_id = c.id) AS people
     FROM channels c
-    WHERE c.id IN (${readableChannelIds(viewer)})
-      AND EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ${viewer.workspaceId} AND m.user_id = ${viewer.userId})
-    ORDER BY c.kind <> 'public', c.kind <> 'private', c.name`);
+    WHERE ${readable.text}
+    ORDER BY c.kind <> 'public', c.kind <> 'private', c.name`,
+    readable.args,
+  );
   return rows.map((row) => {
     const people = (JSON.parse(row.people) as { id: string; name: string }[]).sort((a, b) => a.name.localeCompare(b.name));
     const isOwnDm = row.kind === "dm" && people.length === 1 && people[0].id === viewer.userId;

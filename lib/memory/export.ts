@@ -4,9 +4,8 @@
  * (visibleSql), exactly as the Memory page lists; forgotten facts stay out.
  * No pagination: an agent keeps at most MAX_FACTS live facts.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Conn } from "@/db/client";
-import { factEvents, facts } from "@/db/schema";
+import { readAll, type Conn } from "@/db/client";
+import type { factEvents } from "@/db/schema";
 import {
   FACTS_FILE_FORMAT,
   FACTS_FILE_VERSION,
@@ -14,8 +13,8 @@ import {
   type FactsFile,
 } from "@/lib/validation/facts-file";
 import { toMemory } from "./wire";
-import { factColumns } from "./store";
-import { visibleSql, type SqlViewer } from "./visibility-sql";
+import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
+import { visibleSql, type SqlViewer } from "./rules-sql";
 
 export async function exportFacts(
   db: Conn,
@@ -24,26 +23,27 @@ export async function exportFacts(
   agent: { id: string; handle: string; name: string },
   now: Date = new Date(),
 ): Promise<FactsFile> {
-  const visibleLive = and(eq(facts.agentId, agent.id), isNull(facts.forgottenAt), visibleSql(viewer));
-  const rows = await db
-    .select(factColumns)
-    .from(facts)
-    .where(visibleLive)
-    .orderBy(desc(facts.pinned), desc(facts.updatedAt), desc(facts.id));
-  const events = await db
-    .select({
-      factId: factEvents.factId,
-      kind: factEvents.kind,
-      actorKind: factEvents.actorKind,
-      actorName: factEvents.actorName,
-      before: factEvents.before,
-      after: factEvents.after,
-      at: factEvents.at,
-    })
-    .from(factEvents)
-    .innerJoin(facts, eq(facts.id, factEvents.factId))
-    .where(visibleLive)
-    .orderBy(factEvents.id);
+  const visible = visibleSql(viewer);
+  const visibleLive = {
+    text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${visible.text}`,
+    args: [agent.id, ...visible.args],
+  };
+  const rows = await readAll<FactColumnsRow>(
+    db,
+    `SELECT ${FACT_COLUMNS} FROM facts WHERE ${visibleLive.text}
+      ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC`,
+    visibleLive.args,
+  );
+  const events = await readAll<
+    Pick<typeof factEvents.$inferSelect, "factId" | "kind" | "actorKind" | "actorName" | "before" | "after" | "at">
+  >(
+    db,
+    `SELECT e.fact_id AS factId, e.kind, e.actor_kind AS actorKind, e.actor_name AS actorName, e.before, e.after, e.at
+      FROM fact_events e JOIN facts ON facts.id = e.fact_id
+      WHERE ${visibleLive.text}
+      ORDER BY e.id`,
+    visibleLive.args,
+  );
 
   const history = new Map<string, ExportedEvent[]>();
   for (const event of events) {
@@ -65,7 +65,7 @@ export async function exportFacts(
     exported_at: now.toISOString(),
     workspace,
     agent: { handle: agent.handle, name: agent.name },
-    facts: rows.map((row) => ({ ...toMemory(row), history: history.get(row.id) ?? [] })),
+    facts: rows.map(storedFact).map((row) => ({ ...toMemory(row), history: history.get(row.id) ?? [] })),
   };
 }
 

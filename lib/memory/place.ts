@@ -3,8 +3,10 @@
  * A caller names a channel and an asker; the kind and the people come from here.
  * Anything that does not add up is refused — never guessed as "a DM with the asker".
  */
-import { readAll, type Conn } from "@/db/client";
+import { readAll, type Conn, type SqlPart } from "@/db/client";
+import { displayName, handleOf } from "@/lib/person-name";
 import type { ChannelKind, Place } from "./rules";
+import { memberSql } from "./rules-sql";
 
 export class PlaceError extends Error {
   constructor(
@@ -36,22 +38,23 @@ type PlaceRow = {
   asker_email: string | null;
 };
 
-/** The handle people are mentioned by: the part of their email before the @. */
-export function handleOf(email: string): string {
-  return email.split("@")[0];
-}
-
-// Parameters: the asker three times (or ''), the channel, the workspace.
-const PLACE_SQL = `
+/** The one query a place is built from: the channel, its people, and what the asker may do there. */
+function placeQuery(workspaceId: string, channelId: string, asker: string): SqlPart {
+  const askerIsMember = memberSql({ workspaceId, userId: asker });
+  return {
+    text: `
   SELECT c.id, c.name, c.kind,
     (SELECT json_group_array(user_id) FROM
       (SELECT user_id FROM channel_members WHERE channel_id = c.id ORDER BY user_id)) AS people,
-    EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = c.workspace_id AND m.user_id = ?) AS asker_member,
+    ${askerIsMember.text} AS asker_member,
     EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ?) AS asker_in_channel,
     u.name AS asker_name, u.email AS asker_email
   FROM channels c
   LEFT JOIN users u ON u.id = ?
-  WHERE c.id = ? AND c.workspace_id = ?`;
+  WHERE c.id = ? AND c.workspace_id = ?`,
+    args: [...askerIsMember.args, asker, asker, channelId, workspaceId],
+  };
+}
 
 /**
  * Builds the place for `channelId` in `workspaceId` as `askerId` sees it, in one
@@ -64,8 +67,8 @@ export async function derivePlace(
   channelId: string,
   askerId: string | null,
 ): Promise<PlaceInfo> {
-  const asker = askerId ?? "";
-  const [row] = await readAll<PlaceRow>(db, PLACE_SQL, [asker, asker, asker, channelId, workspaceId]);
+  const query = placeQuery(workspaceId, channelId, askerId ?? "");
+  const [row] = await readAll<PlaceRow>(db, query.text, query.args);
 
   if (!row) throw new PlaceError("channel_not_found", "There is no such channel in this workspace.");
   const kind = row.kind as ChannelKind;
@@ -91,6 +94,6 @@ export async function derivePlace(
   return {
     place: { workspaceId, channelId, kind, people: kind === "public" ? [askerId] : members },
     channel,
-    asker: { id: askerId, name: row.asker_name ?? handleOf(row.asker_email), handle: handleOf(row.asker_email) },
+    asker: { id: askerId, name: displayName({ name: row.asker_name, email: row.asker_email }), handle: handleOf(row.asker_email) },
   };
 }

@@ -1,64 +1,25 @@
 /**
- * Reading facts. Every query here applies the rules in SQL (visibility-sql.ts for
- * people, the place for agents) and then, where rows leave for an agent, once more
- * in code with the pure rule. Writes live in writes.ts.
+ * Reading facts, all through readAll (db/reader.ts). Every query here applies the
+ * rules in SQL (rules-sql.ts for people, the place for agents) and then, where rows
+ * leave for an agent, once more in code with the pure rule. Writes live in writes.ts.
  */
-import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { readAll, type Conn } from "@/db/client";
-import { agents, factEvents, facts, users } from "@/db/schema";
-import { RECALL_LIMIT, recallable, soloPerson, type FactRow, type Place, type Scope } from "./rules";
+import { allOf, readAll, type Conn, type SqlPart } from "@/db/client";
+import type { factEvents } from "@/db/schema";
+import { RECALL_LIMIT, recallable, soloPerson, type Place, type Scope } from "./rules";
+import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { changeableSql, visibleSql, type SqlViewer } from "./rules-sql";
 import { ftsQuery } from "./search";
-import { changeableSql, visibleSql, type SqlViewer } from "./visibility-sql";
 
-/** The columns of a fact the app reads, under the names FactRow uses. */
-export const factColumns = {
-  id: facts.id,
-  agentId: facts.agentId,
-  workspaceId: facts.workspaceId,
-  scope: facts.scope,
-  scopeRef: facts.scopeRef,
-  scopeLabel: facts.scopeLabel,
-  body: facts.body,
-  sourceKind: facts.sourceKind,
-  sourceRef: facts.sourceRef,
-  sourceLabel: facts.sourceLabel,
-  sourceChannelId: facts.sourceChannelId,
-  createdBy: facts.createdBy,
-  createdByKind: facts.createdByKind,
-  pinned: facts.pinned,
-  correctedAt: facts.correctedAt,
-  version: facts.version,
-  createdAt: facts.createdAt,
-  updatedAt: facts.updatedAt,
-  forgottenAt: facts.forgottenAt,
-};
-
-export type StoredFact = FactRow & { version: number; forgottenAt: string | null };
+export type { StoredFact } from "./fact-columns";
 /** A fact as the Memory page lists it: with the name of the person who told it, if a person did. */
 export type ListedFact = StoredFact & { createdByName: string | null };
-
-/**
- * A fact's columns for plain SQL (recall here, remember in writes.ts), under
- * StoredFact's names; `pinned` comes back as 0 or 1 — storedFact makes it a boolean.
- */
-export const FACT_COLUMNS = `id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef,
-  scope_label AS scopeLabel, body, source_kind AS sourceKind, source_ref AS sourceRef, source_label AS sourceLabel,
-  source_channel_id AS sourceChannelId, created_by AS createdBy, created_by_kind AS createdByKind, pinned,
-  corrected_at AS correctedAt, version, created_at AS createdAt, updated_at AS updatedAt, forgotten_at AS forgottenAt`;
-
-/** A row read with FACT_COLUMNS. */
-export type FactColumnsRow = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
-
-export function storedFact(row: FactColumnsRow): StoredFact {
-  return { ...row, pinned: !!row.pinned };
-}
 
 /** One scope's newest facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
 const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts
     WHERE agent_id = ? AND scope = ? AND scope_ref = ?
       AND forgotten_at IS NULL AND workspace_id = ?
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
-// The branches' columns go by FACT_COLUMNS' names.
+// The branches' columns go by StoredFact's names.
 const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
 /** Workspace and channel facts; with a third branch, a solo DM's person facts too. */
 export const RECALL_SQL = {
@@ -129,20 +90,28 @@ export type ListOptions = FactFilters & {
   limit?: number;
 };
 
-/** The WHERE conditions for a person's view of an agent's live facts, filters included. */
-function visibleLiveFacts(viewer: SqlViewer, agentId: string, filters: FactFilters): SQL[] {
-  const conditions: SQL[] = [eq(facts.agentId, agentId), isNull(facts.forgottenAt), visibleSql(viewer)];
-  if (filters.scope) conditions.push(eq(facts.scope, filters.scope));
+
+/** The conditions for a person's view of an agent's live facts, filters included. */
+function visibleLiveFacts(viewer: SqlViewer, agentId: string, filters: FactFilters): SqlPart[] {
+  const conditions: SqlPart[] = [
+    { text: "facts.agent_id = ?", args: [agentId] },
+    { text: "facts.forgotten_at IS NULL", args: [] },
+    visibleSql(viewer),
+  ];
+  if (filters.scope) conditions.push({ text: "facts.scope = ?", args: [filters.scope] });
   if (filters.channelId) {
-    conditions.push(
-      sql`((facts.scope = 'channel' AND facts.scope_ref = ${filters.channelId}) OR facts.source_channel_id = ${filters.channelId})`,
-    );
+    conditions.push({
+      text: "((facts.scope = 'channel' AND facts.scope_ref = ?) OR facts.source_channel_id = ?)",
+      args: [filters.channelId, filters.channelId],
+    });
   }
-  if (filters.pinned !== undefined) conditions.push(eq(facts.pinned, filters.pinned));
-  if (filters.keptBy) conditions.push(eq(facts.createdByKind, filters.keptBy === "agent" ? "agent" : "user"));
-  if (filters.sourceKind) conditions.push(eq(facts.sourceKind, filters.sourceKind));
+  if (filters.pinned !== undefined) conditions.push({ text: "facts.pinned = ?", args: [filters.pinned ? 1 : 0] });
+  if (filters.keptBy) {
+    conditions.push({ text: "facts.created_by_kind = ?", args: [filters.keptBy === "agent" ? "agent" : "user"] });
+  }
+  if (filters.sourceKind) conditions.push({ text: "facts.source_kind = ?", args: [filters.sourceKind] });
   const match = filters.search ? ftsQuery(filters.search) : null;
-  if (match) conditions.push(sql`facts.seq IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ${match})`);
+  if (match) conditions.push({ text: "facts.seq IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?)", args: [match] });
   return conditions;
 }
 
@@ -160,16 +129,18 @@ export async function listVisibleFacts(
   const conditions = visibleLiveFacts(viewer, agentId, options);
   if (options.after) {
     const { pinned, updatedAt, id } = options.after;
-    conditions.push(sql`(facts.pinned, facts.updated_at, facts.id) < (${pinned ? 1 : 0}, ${updatedAt}, ${id})`);
+    conditions.push({ text: "(facts.pinned, facts.updated_at, facts.id) < (?, ?, ?)", args: [pinned ? 1 : 0, updatedAt, id] });
   }
-  const rows = await db
-    .select({ ...factColumns, createdByName: users.name })
-    .from(facts)
-    .leftJoin(users, and(eq(facts.createdByKind, "user"), eq(users.id, facts.createdBy)))
-    .where(and(...conditions))
-    .orderBy(desc(facts.pinned), desc(facts.updatedAt), desc(facts.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
+  const where = allOf(conditions);
+  const rows = await readAll<FactColumnsRow & { createdByName: string | null }>(
+    db,
+    `SELECT ${FACT_COLUMNS}, users.name AS createdByName FROM facts
+      LEFT JOIN users ON facts.created_by_kind = 'user' AND users.id = facts.created_by
+      WHERE ${where.text}
+      ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC LIMIT ?`,
+    [...where.args, limit + 1],
+  );
+  const page = rows.slice(0, limit).map(storedFact);
   return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
 }
 
@@ -180,11 +151,12 @@ export async function countVisibleFacts(
   agentId: string,
   filters: FactFilters = {},
 ): Promise<Record<Scope, number>> {
-  const rows = await db
-    .select({ scope: facts.scope, count: sql<number>`count(*)` })
-    .from(facts)
-    .where(and(...visibleLiveFacts(viewer, agentId, filters)))
-    .groupBy(facts.scope);
+  const where = allOf(visibleLiveFacts(viewer, agentId, filters));
+  const rows = await readAll<{ scope: Scope; count: number }>(
+    db,
+    `SELECT facts.scope AS scope, count(*) AS count FROM facts WHERE ${where.text} GROUP BY facts.scope`,
+    where.args,
+  );
   const counts: Record<Scope, number> = { workspace: 0, channel: 0, person: 0 };
   for (const row of rows) counts[row.scope] = Number(row.count);
   return counts;
@@ -197,53 +169,49 @@ export async function getVisibleFact(
   agentId: string,
   factId: string,
 ): Promise<StoredFact | null> {
-  const [row] = await db
-    .select(factColumns)
-    .from(facts)
-    .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), visibleSql(viewer)))
-    .limit(1);
-  return row ?? null;
+  const visible = visibleSql(viewer);
+  const [row] = await readAll<FactColumnsRow>(
+    db,
+    `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? AND ${visible.text} LIMIT 1`,
+    [factId, agentId, ...visible.args],
+  );
+  return row ? storedFact(row) : null;
 }
 
+/** One change in a fact's history, as the Memory page shows it. */
+export type FactEvent = Pick<typeof factEvents.$inferSelect, "kind" | "actorName" | "actorKind" | "before" | "after" | "at">;
+
 /** The history of a fact this person may see, oldest first; empty when they may not see it. */
-export async function factHistory(db: Conn, viewer: SqlViewer, agentId: string, factId: string) {
-  return db
-    .select({
-      kind: factEvents.kind,
-      actorName: factEvents.actorName,
-      actorKind: factEvents.actorKind,
-      before: factEvents.before,
-      after: factEvents.after,
-      at: factEvents.at,
-    })
-    .from(factEvents)
-    .innerJoin(facts, eq(facts.id, factEvents.factId))
-    .where(and(eq(factEvents.factId, factId), eq(facts.agentId, agentId), visibleSql(viewer)))
-    .orderBy(factEvents.id);
+export async function factHistory(db: Conn, viewer: SqlViewer, agentId: string, factId: string): Promise<FactEvent[]> {
+  const visible = visibleSql(viewer);
+  return readAll<FactEvent>(
+    db,
+    `SELECT e.kind, e.actor_name AS actorName, e.actor_kind AS actorKind, e.before, e.after, e.at
+      FROM fact_events e JOIN facts ON facts.id = e.fact_id
+      WHERE e.fact_id = ? AND facts.agent_id = ? AND ${visible.text}
+      ORDER BY e.id`,
+    [factId, agentId, ...visible.args],
+  );
 }
+
+/** Live facts of one agent. Parameter: the agent. */
+export const LIVE_COUNT_SQL = "SELECT count(*) AS n FROM facts WHERE agent_id = ? AND forgotten_at IS NULL";
 
 /** Live facts an agent keeps: what counts against MAX_FACTS. */
 export async function liveFactCount(db: Conn, agentId: string): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)` })
-    .from(facts)
-    .where(and(eq(facts.agentId, agentId), isNull(facts.forgottenAt)));
-  return Number(row?.count ?? 0);
+  const [row] = await readAll<{ n: number }>(db, LIVE_COUNT_SQL, [agentId]);
+  return Number(row?.n ?? 0);
 }
 
 /** The agents of a workspace with how many facts each keeps, for the workspace home. */
 export async function agentsWithCounts(db: Conn, workspaceId: string) {
-  const rows = await db
-    .select({
-      id: agents.id,
-      handle: agents.handle,
-      name: agents.name,
-      // Spelled out: inside a select list Drizzle would print the column without its table.
-      facts: sql<number>`(SELECT count(*) FROM facts f WHERE f.agent_id = agents.id AND f.forgotten_at IS NULL)`,
-    })
-    .from(agents)
-    .where(eq(agents.workspaceId, workspaceId))
-    .orderBy(agents.name);
+  const rows = await readAll<{ id: string; handle: string; name: string; facts: number }>(
+    db,
+    `SELECT agents.id, agents.handle, agents.name,
+        (SELECT count(*) FROM facts f WHERE f.agent_id = agents.id AND f.forgotten_at IS NULL) AS facts
+      FROM agents WHERE agents.workspace_id = ? ORDER BY agents.name`,
+    [workspaceId],
+  );
   return rows.map((row) => ({ ...row, facts: Number(row.facts) }));
 }
 
@@ -251,18 +219,20 @@ export async function agentsWithCounts(db: Conn, workspaceId: string) {
  * "Recently forgotten": facts of an agent this person could change, forgotten
  * within the grace period, newest first. Whoever could change a fact may restore it.
  */
-export async function listForgottenFacts(db: Conn, viewer: SqlViewer, agentId: string, since: string, limit = 50) {
-  return db
-    .select(factColumns)
-    .from(facts)
-    .where(
-      and(
-        eq(facts.agentId, agentId),
-        isNotNull(facts.forgottenAt),
-        gte(facts.forgottenAt, since),
-        changeableSql(viewer),
-      ),
-    )
-    .orderBy(desc(facts.forgottenAt), desc(facts.id))
-    .limit(limit);
+export async function listForgottenFacts(
+  db: Conn,
+  viewer: SqlViewer,
+  agentId: string,
+  since: string,
+  limit = 50,
+): Promise<StoredFact[]> {
+  const changeable = changeableSql(viewer);
+  const rows = await readAll<FactColumnsRow>(
+    db,
+    `SELECT ${FACT_COLUMNS} FROM facts
+      WHERE facts.agent_id = ? AND facts.forgotten_at IS NOT NULL AND facts.forgotten_at >= ? AND ${changeable.text}
+      ORDER BY facts.forgotten_at DESC, facts.id DESC LIMIT ?`,
+    [agentId, since, ...changeable.args, limit],
+  );
+  return rows.map(storedFact);
 }

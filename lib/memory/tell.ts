@@ -4,31 +4,25 @@
  * people add are pinned. Whether the person may write there is checked in SQL
  * inside the write's own transaction.
  */
-import { sql } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import type { Conn, SqlPart, Writes } from "@/db/client";
 import type { Scope } from "./rules";
-import { readableChannelIds } from "./visibility-sql";
+import { canReadChannelSql, memberSql, ownerSql } from "./rules-sql";
 import { remember, type PersonActor, type RememberResult } from "./writes";
 
 export type TellInput = { text: unknown; scope: Scope; channelId?: string | null };
 
-async function isOwner(tx: Conn, viewer: PersonActor): Promise<boolean> {
-  const rows = await tx.all(sql`SELECT 1 FROM memberships
-    WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.userId} AND role = 'owner'`);
+async function holds(writes: Writes, condition: SqlPart): Promise<boolean> {
+  const rows = await writes.all(`SELECT 1 WHERE ${condition.text}`, condition.args);
   return rows.length > 0;
 }
 
-async function readableChannel(tx: Conn, viewer: PersonActor, channelId: string) {
-  const [row] = await tx.all<{ id: string; name: string }>(sql`SELECT id, name FROM channels
-    WHERE id = ${channelId} AND id IN (${readableChannelIds(viewer)})
-      AND EXISTS (SELECT 1 FROM memberships WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.userId})`);
+async function readableChannel(writes: Writes, viewer: PersonActor, channelId: string) {
+  const readable = canReadChannelSql(viewer, "id");
+  const [row] = await writes.all<{ id: string; name: string }>(
+    `SELECT id, name FROM channels WHERE id = ? AND ${readable.text}`,
+    [channelId, ...readable.args],
+  );
   return row ?? null;
-}
-
-async function isMember(tx: Conn, viewer: PersonActor): Promise<boolean> {
-  const rows = await tx.all(sql`SELECT 1 FROM memberships
-    WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.userId}`);
-  return rows.length > 0;
 }
 
 export async function tellFact(
@@ -48,7 +42,7 @@ export async function tellFact(
   };
 
   if (input.scope === "workspace") {
-    return remember(db, { ...base, scope: "workspace", scopeRef: "", scopeLabel: null }, (tx) => isOwner(tx, viewer));
+    return remember(db, { ...base, scope: "workspace", scopeRef: "", scopeLabel: null }, (writes) => holds(writes, ownerSql(viewer)));
   }
   if (input.scope === "channel") {
     const channelId = input.channelId ?? "";
@@ -65,14 +59,14 @@ export async function tellFact(
         },
         source: { ...base.source, channelId },
       },
-      async (tx) => {
-        const channel = await readableChannel(tx, viewer, channelId);
+      async (writes) => {
+        const channel = await readableChannel(writes, viewer, channelId);
         if (channel) name = channel.name;
         return channel !== null;
       },
     );
   }
-  return remember(db, { ...base, scope: "person", scopeRef: viewer.userId, scopeLabel: viewer.name }, (tx) =>
-    isMember(tx, viewer),
+  return remember(db, { ...base, scope: "person", scopeRef: viewer.userId, scopeLabel: viewer.name }, (writes) =>
+    holds(writes, memberSql(viewer)),
   );
 }

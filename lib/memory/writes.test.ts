@@ -12,7 +12,7 @@ import { seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { MAX_FACT, MAX_FACTS, type Place } from "./rules";
-import { liveFactCount, recall } from "./store";
+import { LIVE_COUNT_SQL, liveFactCount, recall } from "./store";
 import {
   agentForget,
   correctFact,
@@ -259,8 +259,9 @@ describe("remember", () => {
   it("a rule the writer must pass is checked in the write's transaction: failing it writes nothing", async () => {
     const seen: number[] = [];
     const refused = await unchangedBy(() =>
-      remember(t.db, agentRemembers("Not for this writer."), async (tx) => {
-        seen.push(await liveFactCount(tx, "scout"));
+      remember(t.db, agentRemembers("Not for this writer."), async (writes) => {
+        const [live] = await writes.all<{ n: number }>(LIVE_COUNT_SQL, ["scout"]);
+        seen.push(live.n);
         return false;
       }),
     );

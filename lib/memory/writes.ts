@@ -1,18 +1,19 @@
 /**
- * Changing facts. Each write is one transaction (BEGIN IMMEDIATE, so writers
- * queue across processes), applies the rule in its UPDATE's WHERE clause, and
+ * Changing facts. Each write is one writeTransaction (db/writer.ts: BEGIN IMMEDIATE,
+ * so writers queue across processes), applies the rule in its UPDATE's WHERE clause
+ * (rules-sql.ts), and
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { and, eq, gte, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
-import { writeTransaction, writesIn, type Conn, type Writes } from "@/db/client";
-import { factEvents, facts } from "@/db/schema";
+import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
+import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
+import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
-import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, soloPerson, type Place, type Scope } from "./rules";
+import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, type Place, type Scope } from "./rules";
+import { agentMayForgetSql, changeableSql, type SqlViewer } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
-import { FACT_COLUMNS, factColumns, storedFact, type FactColumnsRow, type StoredFact } from "./store";
-import { changeableSql, type SqlViewer } from "./visibility-sql";
+import { LIVE_COUNT_SQL } from "./store";
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
@@ -44,8 +45,6 @@ async function recordEvent(
 ): Promise<void> {
   await writes.run(EVENT_SQL, [factId, kind, actor.id, actor.kind, actor.name, before, after, at]);
 }
-
-const LIVE_COUNT_SQL = "SELECT count(*) AS n FROM facts WHERE agent_id = ? AND forgotten_at IS NULL";
 
 async function liveCount(writes: Writes, agentId: string): Promise<number> {
   const [row] = await writes.all<{ n: number }>(LIVE_COUNT_SQL, [agentId]);
@@ -94,22 +93,18 @@ export type RememberResult =
 /**
  * Keeps a fact, or refreshes its twin. The limit is counted inside the write
  * transaction, so two writers at MAX_FACTS - 1 never make MAX_FACTS + 1.
- *
- * Agents remember on many turns, so this is plain SQL through writeTransaction
- * (statements prepared once); a writer with a rule of its own (`allowed`, written
- * with Drizzle) runs the same steps in a Drizzle transaction.
  */
 export async function remember(
   db: Conn,
   input: RememberInput,
   /** A rule the writer must pass, checked inside the same transaction as the write. */
-  allowed?: (tx: Conn) => Promise<boolean>,
+  allowed?: (writes: Writes) => Promise<boolean>,
 ): Promise<RememberResult> {
   const text = checkText(input.body);
   if (!("body" in text)) return text;
-  const keep = (writes: Writes) => keepFact(writes, input, text.body);
-  if (!allowed) return writeTransaction(db, keep);
-  return db.transaction(async (tx) => ((await allowed(tx)) ? keep(writesIn(tx)) : { status: "not_allowed" }));
+  return writeTransaction(db, async (writes) =>
+    !allowed || (await allowed(writes)) ? keepFact(writes, input, text.body) : { status: "not_allowed" },
+  );
 }
 
 const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?) WHERE id = ? RETURNING ${FACT_COLUMNS}`;
@@ -163,13 +158,14 @@ function personActor(viewer: PersonActor): Actor {
 }
 
 /** A live fact of this agent the person may change, read inside the transaction. */
-async function changeableFact(tx: Conn, viewer: PersonActor, agentId: string, factId: string) {
-  const [row] = await tx
-    .select(factColumns)
-    .from(facts)
-    .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), isNull(facts.forgottenAt), changeableSql(viewer)))
-    .limit(1);
-  return row;
+async function changeableFact(writes: Writes, viewer: PersonActor, agentId: string, factId: string) {
+  const changeable = changeableSql(viewer);
+  const [row] = await writes.all<FactColumnsRow>(
+    `SELECT ${FACT_COLUMNS} FROM facts
+      WHERE facts.id = ? AND facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${changeable.text} LIMIT 1`,
+    [factId, agentId, ...changeable.args],
+  );
+  return row && storedFact(row);
 }
 
 export type CorrectResult =
@@ -182,9 +178,9 @@ export type CorrectResult =
 
 /**
  * A person corrects a fact's text. The edit names the version it started from;
- * if the text changed since, nothing is written and the current text comes back
- * so that two edits never silently overwrite each other. The corrector becomes the
- * source, marked corrected, and who first kept the fact stays on record.
+ * if the text changed since, nothing is written and the current text comes back,
+ * so an edit never silently overwrites another. The corrector becomes the source,
+ * marked corrected; who first kept the fact stays.
  */
 export async function correctFact(
   db: Conn,
@@ -199,41 +195,27 @@ export async function correctFact(
   const { body } = text;
   const bodyKey = dedupeKey(body);
 
-  return db.transaction(async (tx): Promise<CorrectResult> => {
-    const current = await changeableFact(tx, viewer, agentId, factId);
+  return writeTransaction(db, async (writes): Promise<CorrectResult> => {
+    const current = await changeableFact(writes, viewer, agentId, factId);
     if (!current) return { status: "not_found" };
     if (current.version !== fromVersion) {
       return { status: "stale", current: { body: current.body, version: current.version } };
     }
     if (current.body === body) return { status: "unchanged", fact: current };
-    if (await findTwin(writesIn(tx), { ...current, bodyKey }, current.id)) return { status: "duplicate" };
+    if (await findTwin(writes, { ...current, bodyKey }, current.id)) return { status: "duplicate" };
 
     const at = nowIso();
-    const [fact] = await tx
-      .update(facts)
-      .set({
-        body,
-        bodyKey,
-        sourceKind: "person",
-        sourceRef: viewer.userId,
-        sourceLabel: `@${viewer.handle}`,
-        correctedAt: at,
-        updatedAt: at,
-        version: sql`${facts.version} + 1`,
-      })
-      .where(
-        and(
-          eq(facts.id, factId),
-          eq(facts.agentId, agentId),
-          eq(facts.version, fromVersion),
-          isNull(facts.forgottenAt),
-          changeableSql(viewer),
-        ),
-      )
-      .returning(factColumns);
-    if (!fact) return { status: "not_found" };
-    await recordEvent(writesIn(tx), factId, "correct", personActor(viewer), current.body, body, at);
-    return { status: "corrected", fact };
+    const changeable = changeableSql(viewer);
+    const [row] = await writes.all<FactColumnsRow>(
+      `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
+          corrected_at = ?, updated_at = ?, version = version + 1
+        WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL AND ${changeable.text}
+        RETURNING ${FACT_COLUMNS}`,
+      [body, bodyKey, viewer.userId, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
+    );
+    if (!row) return { status: "not_found" };
+    await recordEvent(writes, factId, "correct", personActor(viewer), current.body, body, at);
+    return { status: "corrected", fact: storedFact(row) };
   });
 }
 
@@ -245,26 +227,20 @@ export async function setPinned(
   factId: string,
   pinned: boolean,
 ): Promise<{ status: "pinned" | "unpinned" | "unchanged" } | { status: "not_found" }> {
-  return db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(facts)
-      .set({ pinned })
-      .where(
-        and(
-          eq(facts.id, factId),
-          eq(facts.agentId, agentId),
-          eq(facts.pinned, !pinned),
-          isNull(facts.forgottenAt),
-          changeableSql(viewer),
-        ),
-      )
-      .returning({ id: facts.id });
+  return writeTransaction(db, async (writes) => {
+    const changeable = changeableSql(viewer);
+    const [changed] = await writes.all<{ id: string }>(
+      `UPDATE facts SET pinned = ?
+        WHERE facts.id = ? AND facts.agent_id = ? AND facts.pinned = ? AND facts.forgotten_at IS NULL AND ${changeable.text}
+        RETURNING id`,
+      [pinned ? 1 : 0, factId, agentId, pinned ? 0 : 1, ...changeable.args],
+    );
     if (!changed) {
-      return (await changeableFact(tx, viewer, agentId, factId))
+      return (await changeableFact(writes, viewer, agentId, factId))
         ? { status: "unchanged" as const }
         : { status: "not_found" as const };
     }
-    await recordEvent(writesIn(tx), factId, pinned ? "pin" : "unpin", personActor(viewer), null, null, nowIso());
+    await recordEvent(writes, factId, pinned ? "pin" : "unpin", personActor(viewer), null, null, nowIso());
     return { status: pinned ? ("pinned" as const) : ("unpinned" as const) };
   });
 }
@@ -276,9 +252,13 @@ export async function forgetFact(
   agentId: string,
   factId: string,
 ): Promise<{ status: "forgotten" | "not_found" }> {
-  return db.transaction(async (tx) => {
-    const rule = and(eq(facts.id, factId), eq(facts.agentId, agentId), isNull(facts.forgottenAt), changeableSql(viewer));
-    const forgotten = await moveToForgotten(tx, factId, rule, personActor(viewer));
+  return writeTransaction(db, async (writes) => {
+    const changeable = changeableSql(viewer);
+    const rule = {
+      text: `facts.id = ? AND facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${changeable.text}`,
+      args: [factId, agentId, ...changeable.args],
+    };
+    const forgotten = await moveToForgotten(writes, factId, rule, personActor(viewer));
     return { status: forgotten ? ("forgotten" as const) : ("not_found" as const) };
   });
 }
@@ -287,11 +267,14 @@ export async function forgetFact(
  * Moves the fact that passes `rule` to "Recently forgotten" and records who did
  * it, in the caller's transaction. False when nothing passed the rule.
  */
-async function moveToForgotten(tx: Conn, factId: string, rule: SQL | undefined, actor: Actor): Promise<boolean> {
+async function moveToForgotten(writes: Writes, factId: string, rule: SqlPart, actor: Actor): Promise<boolean> {
   const at = nowIso();
-  const [changed] = await tx.update(facts).set({ forgottenAt: at }).where(rule).returning({ body: facts.body });
+  const [changed] = await writes.all<{ body: string }>(
+    `UPDATE facts SET forgotten_at = ? WHERE ${rule.text} RETURNING body`,
+    [at, ...rule.args],
+  );
   if (!changed) return false;
-  await recordEvent(writesIn(tx), factId, "forget", actor, changed.body, null, at);
+  await recordEvent(writes, factId, "forget", actor, changed.body, null, at);
   return true;
 }
 
@@ -310,25 +293,21 @@ export async function restoreFact(
   agentId: string,
   factId: string,
 ): Promise<{ status: "restored" | "not_found" | "memory_full" | "duplicate" }> {
-  return db.transaction(async (tx) => {
-    const rule = and(
-      eq(facts.id, factId),
-      eq(facts.agentId, agentId),
-      isNotNull(facts.forgottenAt),
-      gte(facts.forgottenAt, graceCutoff()),
-      changeableSql(viewer),
+  return writeTransaction(db, async (writes) => {
+    const changeable = changeableSql(viewer);
+    const rule = `facts.id = ? AND facts.agent_id = ? AND facts.forgotten_at IS NOT NULL AND facts.forgotten_at >= ?
+      AND ${changeable.text}`;
+    const args = [factId, agentId, graceCutoff(), ...changeable.args];
+    const [forgotten] = await writes.all<FactColumnsRow & { bodyKey: string }>(
+      `SELECT ${FACT_COLUMNS}, facts.body_key AS bodyKey FROM facts WHERE ${rule} LIMIT 1`,
+      args,
     );
-    const [forgotten] = await tx
-      .select({ ...factColumns, bodyKey: facts.bodyKey })
-      .from(facts)
-      .where(rule)
-      .limit(1);
     if (!forgotten) return { status: "not_found" as const };
-    if (await findTwin(writesIn(tx), forgotten)) return { status: "duplicate" as const };
-    if ((await liveCount(writesIn(tx), agentId)) >= MAX_FACTS) return { status: "memory_full" as const };
-    const [changed] = await tx.update(facts).set({ forgottenAt: null }).where(rule).returning({ id: facts.id });
+    if (await findTwin(writes, forgotten)) return { status: "duplicate" as const };
+    if ((await liveCount(writes, agentId)) >= MAX_FACTS) return { status: "memory_full" as const };
+    const [changed] = await writes.all<{ id: string }>(`UPDATE facts SET forgotten_at = NULL WHERE ${rule} RETURNING id`, args);
     if (!changed) return { status: "not_found" as const };
-    await recordEvent(writesIn(tx), factId, "restore", personActor(viewer), null, forgotten.body, nowIso());
+    await recordEvent(writes, factId, "restore", personActor(viewer), null, forgotten.body, nowIso());
     return { status: "restored" as const };
   });
 }
@@ -340,30 +319,33 @@ export async function purgeFact(
   agentId: string,
   factId: string,
 ): Promise<{ status: "purged" | "not_found" }> {
-  const deleted = await db.transaction((tx) =>
-    tx
-      .delete(facts)
-      .where(and(eq(facts.id, factId), eq(facts.agentId, agentId), isNotNull(facts.forgottenAt), changeableSql(viewer)))
-      .returning({ id: facts.id }),
+  const changeable = changeableSql(viewer);
+  const deleted = await writeTransaction(db, (writes) =>
+    writes.all<{ id: string }>(
+      `DELETE FROM facts
+        WHERE facts.id = ? AND facts.agent_id = ? AND facts.forgotten_at IS NOT NULL AND ${changeable.text}
+        RETURNING id`,
+      [factId, agentId, ...changeable.args],
+    ),
   );
   return { status: deleted.length ? "purged" : "not_found" };
 }
 
 /** Deletes every fact forgotten longer ago than the grace period, with its history. Returns how many. */
 export async function purgeExpired(db: Conn, now: Date = new Date()): Promise<number> {
-  const deleted = await db.transaction((tx) =>
-    tx
-      .delete(facts)
-      .where(and(isNotNull(facts.forgottenAt), lt(facts.forgottenAt, graceCutoff(now))))
-      .returning({ id: facts.id }),
+  const deleted = await writeTransaction(db, (writes) =>
+    writes.all<{ id: string }>("DELETE FROM facts WHERE forgotten_at IS NOT NULL AND forgotten_at < ? RETURNING id", [
+      graceCutoff(now),
+    ]),
   );
   return deleted.length;
 }
 
 /**
- * An agent forgets a fact from where it is, by agentMayForget. The rule is in the
- * UPDATE's WHERE clause; when nothing changed, the pure rule says whether the
- * answer is "not_found" (the agent may not even know the fact) or "forbidden".
+ * An agent forgets a fact from where it is, and never undoes people's curation.
+ * The rule is in the UPDATE's WHERE clause; when nothing changed, the pure rule
+ * says whether the answer is "not_found" (the agent may not even know the fact)
+ * or "forbidden".
  */
 export async function agentForget(
   db: Conn,
@@ -371,34 +353,16 @@ export async function agentForget(
   factId: string,
   place: Place,
 ): Promise<"forgotten" | "not_found" | "forbidden"> {
-  return db.transaction(async (tx) => {
-    const rule = and(
-      eq(facts.id, factId),
-      eq(facts.agentId, agent.id),
-      eq(facts.workspaceId, place.workspaceId),
-      isNull(facts.forgottenAt),
-      eq(facts.pinned, false),
-      eq(facts.createdByKind, "agent"),
-      ne(facts.sourceKind, "person"),
-      recallableHereSql(place),
+  return writeTransaction(db, async (writes) => {
+    const mayForget = agentMayForgetSql(agent.id, place);
+    const rule = { text: `facts.id = ? AND ${mayForget.text}`, args: [factId, ...mayForget.args] };
+    if (await moveToForgotten(writes, factId, rule, agent)) return "forgotten" as const;
+    const [row] = await writes.all<FactColumnsRow>(
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? LIMIT 1`,
+      [factId, agent.id],
     );
-    if (await moveToForgotten(tx, factId, rule, agent)) return "forgotten" as const;
-    const [fact] = await tx
-      .select(factColumns)
-      .from(facts)
-      .where(and(eq(facts.id, factId), eq(facts.agentId, agent.id)))
-      .limit(1);
-    if (!fact) return "not_found" as const;
-    const verdict = agentMayForget(fact, agent.id, place);
+    if (!row) return "not_found" as const;
+    const verdict = agentMayForget(storedFact(row), agent.id, place);
     return verdict === "allowed" ? ("not_found" as const) : verdict;
   });
-}
-
-/** `recallable` in SQL, plus agentMayForget's "a workspace fact only from a public channel". */
-function recallableHereSql(place: Place) {
-  const solo = soloPerson(place);
-  return sql`(
-    (facts.scope = 'workspace' AND ${place.kind === "public" ? 1 : 0} = 1)
-    OR (facts.scope = 'channel' AND facts.scope_ref = ${place.channelId})
-    OR (facts.scope = 'person' AND facts.scope_ref = ${solo ?? "\u0000"}))`;
 }

@@ -1,0 +1,41 @@
+/**
+ * The one list of a fact's columns the app reads, for plain SQL: each column of
+ * the `facts` table under StoredFact's name (`agent_id AS agentId`), qualified so
+ * that it reads the same in a join. `pinned` comes back as 0 or 1 — storedFact
+ * makes it a boolean.
+ */
+import { facts } from "@/db/schema";
+import type { FactRow } from "./rules";
+
+export type StoredFact = FactRow & { version: number; forgottenAt: string | null };
+
+const FIELDS = [
+  "id",
+  "agentId",
+  "workspaceId",
+  "scope",
+  "scopeRef",
+  "scopeLabel",
+  "body",
+  "sourceKind",
+  "sourceRef",
+  "sourceLabel",
+  "sourceChannelId",
+  "createdBy",
+  "createdByKind",
+  "pinned",
+  "correctedAt",
+  "version",
+  "createdAt",
+  "updatedAt",
+  "forgottenAt",
+] as const satisfies readonly (keyof StoredFact & keyof typeof facts.$inferSelect)[];
+
+export const FACT_COLUMNS = FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");
+
+/** A row read with FACT_COLUMNS. */
+export type FactColumnsRow = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
+
+export function storedFact<Row extends FactColumnsRow>(row: Row): Omit<Row, "pinned"> & { pinned: boolean } {
+  return { ...row, pinned: !!row.pinned };
+}

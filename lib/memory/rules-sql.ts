@@ -1,0 +1,97 @@
+/**
+ * The SQL twin of each rule in rules.ts that a query applies, so that every list,
+ * read and change applies the rule inside the query itself — never "read rows, then
+ * filter". Each is named after the pure rule it mirrors, and rules-sql.test.ts
+ * checks that both give the same verdict on every fact. Every check of a person
+ * also re-checks that they are still a member of the workspace, so a stale session
+ * sees nothing.
+ *
+ * The fact twins refer to the `facts` table by name; use them in queries over `facts`.
+ */
+import { allOf, type SqlPart } from "@/db/client";
+import { soloPerson, type Place } from "./rules";
+
+/** A signed-in person looking at one workspace's memory. Ownership is read from the database, not passed in. */
+export type SqlViewer = { workspaceId: string; userId: string };
+
+/** The person is a member of the workspace. */
+export function memberSql(viewer: SqlViewer): SqlPart {
+  return {
+    text: "EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ? AND m.user_id = ?)",
+    args: [viewer.workspaceId, viewer.userId],
+  };
+}
+
+/** The person is an owner of the workspace: what `viewer.owner` says in rules.ts. */
+export function ownerSql(viewer: SqlViewer): SqlPart {
+  return {
+    text: "EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ? AND m.user_id = ? AND m.role = 'owner')",
+    args: [viewer.workspaceId, viewer.userId],
+  };
+}
+
+/**
+ * The ids of the channels of the workspace this person can read — public ones, and
+ * those they are in: `viewer.canRead` in rules.ts. Not a membership check on its own.
+ */
+export function readableChannelIdsSql(viewer: SqlViewer): SqlPart {
+  return {
+    text: `SELECT c.id FROM channels c WHERE c.workspace_id = ? AND (
+    c.kind = 'public'
+    OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ?))`,
+    args: [viewer.workspaceId, viewer.userId],
+  };
+}
+
+/** A channel of the workspace, with `channelIdColumn` its id, that this member can read. */
+export function canReadChannelSql(viewer: SqlViewer, channelIdColumn: string): SqlPart {
+  const readable = readableChannelIdsSql(viewer);
+  return allOf([{ text: `${channelIdColumn} IN (${readable.text})`, args: readable.args }, memberSql(viewer)]);
+}
+
+/** `visibleTo`: workspace facts to members, channel facts to readers, person facts to that person. */
+export function visibleSql(viewer: SqlViewer): SqlPart {
+  const member = memberSql(viewer);
+  const readable = readableChannelIdsSql(viewer);
+  return {
+    text: `(facts.workspace_id = ? AND ${member.text} AND (
+    facts.scope = 'workspace'
+    OR (facts.scope = 'channel' AND facts.scope_ref IN (${readable.text}))
+    OR (facts.scope = 'person' AND facts.scope_ref = ?)))`,
+    args: [viewer.workspaceId, ...member.args, ...readable.args, viewer.userId],
+  };
+}
+
+/** `changeableBy`: workspace facts by owners only, any other fact by whoever sees it. */
+export function changeableSql(viewer: SqlViewer): SqlPart {
+  const visible = visibleSql(viewer);
+  const owner = ownerSql(viewer);
+  return { text: `(${visible.text} AND (facts.scope <> 'workspace' OR ${owner.text}))`, args: [...visible.args, ...owner.args] };
+}
+
+/** `recallable`: workspace facts anywhere in the workspace, channel facts in their channel, person facts in a solo DM with that person. */
+export function recallableSql(place: Place): SqlPart {
+  return {
+    text: `(facts.workspace_id = ? AND (
+    facts.scope = 'workspace'
+    OR (facts.scope = 'channel' AND facts.scope_ref = ?)
+    OR (facts.scope = 'person' AND facts.scope_ref = ?)))`,
+    // Outside a solo DM, `= NULL`: the last branch matches nothing.
+    args: [place.workspaceId, place.channelId, soloPerson(place)],
+  };
+}
+
+/**
+ * `agentMayForget` saying "allowed": a live fact of this agent, recallable here,
+ * not pinned, kept by the agent from what it heard, and a workspace fact only
+ * from a public channel.
+ */
+export function agentMayForgetSql(agentId: string, place: Place): SqlPart {
+  const recallableHere = recallableSql(place);
+  return {
+    text: `(facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${recallableHere.text}
+    AND facts.pinned = 0 AND facts.created_by_kind = 'agent' AND facts.source_kind <> 'person'
+    AND (facts.scope <> 'workspace' OR ? = 'public'))`,
+    args: [agentId, ...recallableHere.args, place.kind],
+  };
+}
