@@ -28,7 +28,8 @@ export type ChannelKind = "public" | "private" | "dm";
 
 /**
  * Where a recall or remember happens, always derived from Mnemo's own channel
- * table, never taken from a caller: a caller who could claim a DM could read one.
+ * table, never taken from a caller: one who could claim a solo DM with someone
+ * would be handed that person's facts.
  */
 export type Place = {
   workspaceId: string;
