@@ -13,6 +13,12 @@ import { remember, type RememberInput } from "@/lib/memory/writes";
 /** The documented password of every demo person (a demo value, not a secret). */
 export const DEMO_PASSWORD = "demo-password";
 
+/** The demo's two teams, each with one agent. */
+export const DEMO_WORKSPACES = [
+  { id: "acme", name: "Acme", agent: { id: "scout", handle: "scout", name: "Scout" } },
+  { id: "globex", name: "Globex", agent: { id: "echo", handle: "echo", name: "Echo" } },
+] as const;
+
 /** The demo people, as the start script prints them and the tests sign them in. */
 export const DEMO_PEOPLE = [
   { id: "olivia", name: "Olivia Owen", email: "olivia@acme.test", workspace: "acme", role: "owner" },
@@ -128,10 +134,7 @@ export async function seedDemo(
   const hashes = await Promise.all(DEMO_PEOPLE.map(() => hashPassword(DEMO_PASSWORD)));
 
   await db.transaction(async (tx) => {
-    await tx.insert(workspaces).values([
-      { id: "acme", name: "Acme" },
-      { id: "globex", name: "Globex" },
-    ]);
+    await tx.insert(workspaces).values(DEMO_WORKSPACES.map((w) => ({ id: w.id, name: w.name })));
     await tx.insert(users).values(
       DEMO_PEOPLE.map((p, i) => ({ id: p.id, name: p.name, email: p.email, passwordHash: hashes[i] })),
     );
@@ -144,10 +147,7 @@ export async function seedDemo(
     await tx.insert(channelMembers).values(
       CHANNELS.flatMap((c) => c.people.map((userId) => ({ channelId: c.id, workspaceId: c.workspaceId, userId }))),
     );
-    await tx.insert(agents).values([
-      { id: "scout", workspaceId: "acme", handle: "scout", name: "Scout" },
-      { id: "echo", workspaceId: "globex", handle: "echo", name: "Echo" },
-    ]);
+    await tx.insert(agents).values(DEMO_WORKSPACES.map((w) => ({ ...w.agent, workspaceId: w.id })));
     await tx.insert(agentKeys).values([
       { id: "key_demo_scout", agentId: "scout", name: "Demo key", prefix: agentKeyPrefix(scoutKey), hash: hashAgentKey(scoutKey) },
       { id: "key_demo_echo", agentId: "echo", name: "Demo key", prefix: agentKeyPrefix(echoKey), hash: hashAgentKey(echoKey) },

@@ -71,8 +71,8 @@ test.describe("recall on the demo", () => {
   // The demo facts recalled in each place. Other specs may add facts of their own
   // meanwhile, so every other fact is only checked against the rule.
   const cases: [channel: string, asker: string, kind: string, people: string[], expected: (keyof typeof DEMO)[]][] = [
-    ["dm-ana", "ana", "dm", ["ana"], ["releases", "sso", "anaPrefers"]],
-    ["dm-max", "max", "dm", ["max"], ["releases", "sso", "maxOnCall"]],
+    ["dm-ana", "ana", "dm", ["ana"], ["releases", "sso", "anaPerson"]],
+    ["dm-max", "max", "dm", ["max"], ["releases", "sso", "maxPerson"]],
     ["group-max-ana", "ana", "dm", ["ana", "max"], ["releases", "sso", "pairing"]],
     ["leadership", "olivia", "private", ["max", "olivia"], ["releases", "sso", "budget"]],
     ["support", "gus", "public", ["gus"], ["releases", "sso", "refunds"]],
@@ -104,7 +104,7 @@ test.describe("recall on the demo", () => {
     });
     const answer = (await response.json()) as Recall;
     expect(answer.place).toEqual({ channel_id: "general", kind: "public", people: ["ana"] });
-    expect(answer.facts.map((fact) => fact.body)).not.toContain(DEMO.anaPrefers);
+    expect(answer.facts.map((fact) => fact.body)).not.toContain(DEMO.anaPerson);
   });
 
   test("echo's key gets 404 for acme's channels, and recalls only globex", async ({ request }) => {
@@ -130,15 +130,15 @@ test.describe("recall on the demo", () => {
 test.describe("forget refuses people's curation on the demo, changing nothing", () => {
   test("a pinned workspace fact, a person's told fact, and a workspace fact from a private channel", async ({ request }) => {
     const releases = await demoId(request, DEMO.releases, "general", "olivia");
-    const maxOnCall = await demoId(request, DEMO.maxOnCall, "dm-max", "max");
+    const maxPerson = await demoId(request, DEMO.maxPerson, "dm-max", "max");
     const sso = await demoId(request, DEMO.sso, "general", "olivia");
     const globex = (await recalled(request, ECHO_KEY, "lobby", "gina")).facts.find((f) => f.body === DEMO.globex)!.id;
 
     for (const [id, channel, asker, status] of [
       [releases, "general", "olivia", 403],
       [releases, "dm-ana", "ana", 403],
-      [maxOnCall, "dm-max", "max", 403],
-      [maxOnCall, "general", "max", 404],
+      [maxPerson, "dm-max", "max", 403],
+      [maxPerson, "general", "max", 404],
       [sso, "leadership", "olivia", 403],
       [sso, "group-max-ana", "ana", 403],
       [globex, "general", "ana", 404],
@@ -150,7 +150,7 @@ test.describe("forget refuses people's curation on the demo, changing nothing", 
       if (status === 404) expect(JSON.parse(text).error.message).toBe("There is no such fact you can forget here.");
     }
     const after = (await recalled(request, SCOUT_KEY, "dm-max", "max")).facts.map((fact) => fact.body);
-    expect(after).toEqual(expect.arrayContaining([DEMO.releases, DEMO.sso, DEMO.maxOnCall]));
+    expect(after).toEqual(expect.arrayContaining([DEMO.releases, DEMO.sso, DEMO.maxPerson]));
   });
 });
 
@@ -340,8 +340,8 @@ test.describe("MCP", () => {
 
     const recalledHere = await scout.callTool({ name: "recall", arguments: { channel: "dm-ana", asker: "ana" } });
     const facts = (recalledHere.structuredContent as Recall).facts.map((fact) => fact.body).filter((b) => DEMO_BODIES.has(b));
-    expect(facts.sort()).toEqual([DEMO.releases, DEMO.sso, DEMO.anaPrefers].sort());
-    expect((recalledHere.structuredContent as Recall).section).toContain(DEMO.anaPrefers);
+    expect(facts.sort()).toEqual([DEMO.releases, DEMO.sso, DEMO.anaPerson].sort());
+    expect((recalledHere.structuredContent as Recall).section).toContain(DEMO.anaPerson);
 
     // The same refusals as REST: a pinned workspace fact is not the agent's to forget.
     const releases = (recalledHere.structuredContent as Recall).facts.find((fact) => fact.body === DEMO.releases)!;

@@ -14,7 +14,7 @@ const DEMO = DEMO_FACTS;
 type DemoFact = keyof typeof DEMO;
 
 /** What ana may see of scout's demo facts (visibleTo in lib/memory/rules.ts). */
-const ANA_SEES: DemoFact[] = ["releases", "sso", "refunds", "pairing", "anaPrefers"];
+const ANA_SEES: DemoFact[] = ["releases", "sso", "refunds", "pairing", "anaPerson"];
 
 type ExportedFile = {
   format: string;

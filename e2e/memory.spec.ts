@@ -8,10 +8,10 @@ type DemoFact = keyof typeof DEMO;
 
 /** What each demo person may see of scout's demo facts (visibleTo in lib/memory/rules.ts), and what they must not. */
 const SEES: Record<Exclude<PersonId, "gina">, DemoFact[]> = {
-  ana: ["releases", "sso", "refunds", "pairing", "anaPrefers"],
-  gus: ["releases", "sso", "refunds", "gusNew"],
+  ana: ["releases", "sso", "refunds", "pairing", "anaPerson"],
+  gus: ["releases", "sso", "refunds", "gusPerson"],
   olivia: ["releases", "sso", "refunds", "budget"],
-  max: ["releases", "sso", "refunds", "budget", "pairing", "maxOnCall"],
+  max: ["releases", "sso", "refunds", "budget", "pairing", "maxPerson"],
 };
 
 function factCard(page: Page, body: string) {
@@ -187,7 +187,7 @@ test.describe("ana curates her memory", () => {
         await route.continue();
       }
     });
-    const own = factCard(page, DEMO.anaPrefers);
+    const own = factCard(page, DEMO.anaPerson);
     await own.getByRole("button", { name: "Edit" }).click();
     await page.getByLabel("Fact text").fill("Releases are cancelled.");
     await page.getByRole("button", { name: "Save" }).click();
@@ -209,7 +209,7 @@ test.describe("ana curates her memory", () => {
     await expect(page.getByText(DEMO.releases, { exact: true })).toBeVisible();
     await expect(page.getByText("Releases are cancelled.")).toHaveCount(0);
     await expect(page.getByText(forgedText)).toHaveCount(0);
-    await expect(page.getByText(DEMO.anaPrefers, { exact: true })).toBeVisible();
+    await expect(page.getByText(DEMO.anaPerson, { exact: true })).toBeVisible();
     expect(await recalled(page, "general", "ana")).toContain(DEMO.releases);
   });
 
@@ -240,8 +240,8 @@ test.describe("ana curates her memory", () => {
     const apiFacts = await recalled(page, "dm-ana", "ana");
     await expect(preview.getByRole("list", { name: "Recalled facts" }).getByRole("listitem")).toHaveCount(apiFacts.length);
     await expect(preview.getByLabel("Prompt section")).toContainText("## What you remember");
-    await expect(preview.getByLabel("Prompt section")).toContainText(DEMO.anaPrefers);
-    await expect(preview.getByLabel("Prompt section")).not.toContainText(DEMO.maxOnCall);
+    await expect(preview.getByLabel("Prompt section")).toContainText(DEMO.anaPerson);
+    await expect(preview.getByLabel("Prompt section")).not.toContainText(DEMO.maxPerson);
 
     await page.goto(`${MEMORY}?preview=leadership`);
     await expect(page.getByRole("alert", { name: "Preview problem" })).toBeVisible();
