@@ -8,6 +8,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { hostileRequests } from "@/lib/testing/hostile-requests";
+import type { Memory, RecallOutput as Recall } from "@/lib/validation/agent-api";
 import {
   addAgent,
   addKey,
@@ -24,18 +25,6 @@ import { ECHO_KEY, SCOUT_KEY, DEMO_FACTS } from "./demo";
 
 const DEMO = DEMO_FACTS;
 const DEMO_BODIES = new Set<string>(Object.values(DEMO));
-
-type Memory = {
-  id: string;
-  scope: "workspace" | "channel" | "person";
-  scope_ref: string;
-  scope_label: string | null;
-  body: string;
-  source_label: string | null;
-  pinned: boolean;
-  updated_at: string;
-};
-type Recall = { place: { channel_id: string; kind: string; people: string[] }; facts: Memory[]; section: string | null };
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 

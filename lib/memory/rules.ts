@@ -8,9 +8,9 @@
  * section (prompt-section.ts) are built beside it.
  *
  * Everything here is pure — no database, no clock, no I/O — so it is tested
- * adversarially (rules.test.ts) and the store (store.ts) mirrors each rule in SQL.
- * When you change a rule here, change its SQL twin in `visibility-sql.ts` too;
- * the integration tests compare the two.
+ * adversarially (rules.test.ts), and each rule a query applies has its SQL twin,
+ * named after it, in rules-sql.ts. When you change a rule here, change its twin
+ * too; rules-sql.test.ts compares the two.
  */
 
 /** Facts given to one reply or session step at most. */
