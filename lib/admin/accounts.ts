@@ -8,8 +8,8 @@ import type { Conn } from "@/db/client";
 import { memberships, users } from "@/db/schema";
 import { forgetSignInFailures } from "@/lib/auth/throttle";
 import { newId } from "@/lib/ids";
-import { handleOf } from "@/lib/memory/place";
 import { endSessions } from "@/lib/auth/session-version";
+import { displayName } from "@/lib/person-name";
 import { recordAudit, type AuditActor } from "./audit";
 import { createWorkspace } from "./workspaces";
 
@@ -23,7 +23,7 @@ export async function personByEmail(db: Conn, email: string): Promise<(Person & 
     .where(eq(users.email, email))
     .limit(1);
   if (!row) return null;
-  return { id: row.id, name: row.name ?? handleOf(row.email), email: row.email, hasPassword: row.passwordHash !== null };
+  return { id: row.id, name: displayName(row), email: row.email, hasPassword: row.passwordHash !== null };
 }
 
 /** A new person; call inside the caller's transaction, after checking the email is free. */

@@ -8,7 +8,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { channelMembers, channels, facts, memberships, users, type ChannelKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { handleOf } from "@/lib/memory/place";
+import { displayName, displayNameSql } from "@/lib/person-name";
 import { graceCutoff } from "@/lib/memory/writes";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -40,9 +40,9 @@ const factCount = (n: number) => `${n} ${n === 1 ? "fact" : "facts"}`;
 export async function listChannels(db: Conn, workspaceId: string): Promise<ChannelWithPeople[]> {
   const rows = await db.all<Row>(sql`
     SELECT c.id, c.name, c.kind,
-      (SELECT json_group_array(json_object('id', u.id, 'name', coalesce(u.name, u.email))) FROM
+      (SELECT json_group_array(json_object('id', u.id, 'name', ${sql.raw(displayNameSql("u.name", "u.email"))})) FROM
         (SELECT u.id, u.name, u.email FROM channel_members cm JOIN users u ON u.id = cm.user_id
-          WHERE cm.channel_id = c.id ORDER BY coalesce(u.name, u.email)) u) AS people,
+          WHERE cm.channel_id = c.id ORDER BY ${sql.raw(displayNameSql("u.name", "u.email"))}) u) AS people,
       ${channelFactCount(workspaceId, sql`c.id`)} AS facts
     FROM channels c
     WHERE c.workspace_id = ${workspaceId}
@@ -220,5 +220,5 @@ async function memberName(tx: Conn, workspaceId: string, userId: string): Promis
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
     .limit(1);
-  return row ? (row.name ?? handleOf(row.email)) : null;
+  return row ? displayName(row) : null;
 }

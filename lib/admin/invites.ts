@@ -20,7 +20,6 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { invites, memberships, users, workspaces, type Role } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { handleOf } from "@/lib/memory/place";
 import { recordAudit, type AuditActor } from "./audit";
 
 export const INVITE_DAYS = 7;
@@ -261,9 +260,4 @@ export async function answerInvite(
     await recordAudit(tx, invite.workspaceId, actor, "invite.accept", `${person.name} <${person.email}> as ${invite.role}`);
     return { status: "joined", workspaceId: invite.workspaceId };
   });
-}
-
-/** The name a new account gets when the person leaves the field empty: what the owner typed, else the address's handle. */
-export function defaultName(invite: { name: string | null; email: string }): string {
-  return invite.name ?? handleOf(invite.email);
 }

@@ -13,7 +13,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { memberships, users, type Role } from "@/db/schema";
 import { endSessions } from "@/lib/auth/session-version";
-import { handleOf } from "@/lib/memory/place";
+import { displayName, displayNameSql } from "@/lib/person-name";
 import { recordAudit, type AuditActor } from "./audit";
 import { issueInvite } from "./invites";
 
@@ -24,8 +24,6 @@ export type Person = {
   role: Role;
   joinedAt: string;
 };
-
-const displayName = (person: { name: string | null; email: string }) => person.name ?? handleOf(person.email);
 
 /** Everyone in the workspace, owners first, then by name. (Invitations still waiting: `listInvites`.) */
 export async function listPeople(db: Conn, workspaceId: string): Promise<Person[]> {
@@ -40,7 +38,7 @@ export async function listPeople(db: Conn, workspaceId: string): Promise<Person[
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.workspaceId, workspaceId))
-    .orderBy(sql`${memberships.role} <> 'owner'`, asc(sql`coalesce(${users.name}, ${users.email})`));
+    .orderBy(sql`${memberships.role} <> 'owner'`, asc(sql.raw(displayNameSql("users.name", "users.email"))));
   return rows.map((row) => ({ ...row, name: displayName(row) }));
 }
 

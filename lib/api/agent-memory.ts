@@ -10,12 +10,13 @@ import { eq } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { users } from "@/db/schema";
 import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
-import { PlaceError, derivePlace, handleOf, type PlaceInfo } from "@/lib/memory/place";
+import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { memorySection } from "@/lib/memory/prompt-section";
 import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
 import { recall } from "@/lib/memory/store";
 import { toMemory } from "@/lib/memory/wire";
 import { agentForget, remember } from "@/lib/memory/writes";
+import { displayName } from "@/lib/person-name";
 import type {
   ForgetInput,
   RecallInput,
@@ -61,7 +62,7 @@ async function personName(db: Conn, personId: string, info: PlaceInfo): Promise<
     .from(users)
     .where(eq(users.id, personId))
     .limit(1);
-  return person?.name ?? (person ? handleOf(person.email) : personId);
+  return person ? displayName(person) : personId;
 }
 
 export type RememberAnswer = { status: 200 | 201; body: RememberOutput };

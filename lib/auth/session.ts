@@ -8,7 +8,7 @@ import type { Session } from "next-auth";
 import { cache } from "react";
 import { getDb } from "@/db";
 import { memberships, users, workspaces, type Role } from "@/db/schema";
-import { handleOf } from "@/lib/memory/place";
+import { displayName, handleOf } from "@/lib/person-name";
 import { auth } from "./index";
 
 export type SignedInUser = { id: string; name: string; email: string; handle: string };
@@ -32,7 +32,7 @@ export const currentUser = cache(async (): Promise<SignedInUser | null> => {
     .where(eq(users.id, id))
     .limit(1);
   if (!user || user.sessionVersion !== session.sessionVersion) return null;
-  return { id: user.id, name: user.name ?? handleOf(user.email), email: user.email, handle: handleOf(user.email) };
+  return { id: user.id, name: displayName(user), email: user.email, handle: handleOf(user.email) };
 });
 
 /** The signed-in person; everyone else goes to sign-in. */

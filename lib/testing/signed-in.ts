@@ -11,7 +11,7 @@
 import { vi } from "vitest";
 import { DEMO_PEOPLE } from "@/db/seed";
 import type { SignedInUser } from "@/lib/auth/session";
-import { handleOf } from "@/lib/memory/place";
+import { handleOf } from "@/lib/person-name";
 
 /** Each demo person as the app sees them once signed in, and a still-valid cookie for a person since deleted. */
 export const PEOPLE = {
