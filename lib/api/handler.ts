@@ -15,13 +15,11 @@ import { log, logs, requestIdFrom } from "@/lib/ops/log";
 /** A route's helpers: the validated input, the calling agent, and the database. */
 export type AgentCall<Input> = { input: Input; agent: AgentContext; db: Db };
 
-let rateLimitFor: { raw: string | undefined; limit: number } | null = null;
+let validatedRateLimit: number | undefined;
 
-/** MNEMO_API_RATE_LIMIT, validated once rather than on every request (again only if the variable changes, as in tests). */
+/** MNEMO_API_RATE_LIMIT, validated on the first request rather than on every one. */
 function rateLimit(): number {
-  const raw = process.env.MNEMO_API_RATE_LIMIT;
-  if (!rateLimitFor || rateLimitFor.raw !== raw) rateLimitFor = { raw, limit: readConfig().MNEMO_API_RATE_LIMIT };
-  return rateLimitFor.limit;
+  return (validatedRateLimit ??= readConfig().MNEMO_API_RATE_LIMIT);
 }
 
 /** Checks the key and the rate limit for a request that has already been parsed. */
