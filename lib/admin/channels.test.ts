@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
+import { DEMO_FACTS } from "@/db/seed";
 import { channels, channelMembers, facts } from "@/db/schema";
 import { remember } from "@/lib/memory/writes";
 import { freshDemoForEachTest, recalledFor, seenBy } from "@/lib/testing/demo-db";
@@ -23,7 +24,6 @@ const db = freshDemoForEachTest();
 const OLIVIA = { id: "olivia", name: "Olivia Owen" };
 const GINA = { id: "gina", name: "Gina Grant" };
 const BUDGET = "The Q3 budget freeze lifts in October."; // #leadership (private: olivia, max)
-const ANA_PREFERS = "Ana prefers replies in Portuguese."; // ana's person fact
 
 async function auditActions(workspaceId = "acme") {
   return (await listAudit(db(), workspaceId)).map((event) => [event.action, event.summary]).reverse();
@@ -101,12 +101,12 @@ describe("setChannelKind", () => {
     const created = await createChannel(db(), OLIVIA, "acme", { name: "ana-and-scout", kind: "private" });
     if (created.status !== "created") throw new Error("expected a channel");
     await addChannelMember(db(), OLIVIA, "acme", created.id, "ana");
-    expect(await recalledFor(db(), created.id, "ana")).not.toContain(ANA_PREFERS);
+    expect(await recalledFor(db(), created.id, "ana")).not.toContain(DEMO_FACTS.anaPerson);
     await setChannelKind(db(), OLIVIA, "acme", created.id, "dm");
-    expect(await recalledFor(db(), created.id, "ana")).toContain(ANA_PREFERS);
+    expect(await recalledFor(db(), created.id, "ana")).toContain(DEMO_FACTS.anaPerson);
     // With a second person it is a group DM: no one's own facts there.
     await addChannelMember(db(), OLIVIA, "acme", created.id, "max");
-    expect(await recalledFor(db(), created.id, "ana")).not.toContain(ANA_PREFERS);
+    expect(await recalledFor(db(), created.id, "ana")).not.toContain(DEMO_FACTS.anaPerson);
   });
 });
 

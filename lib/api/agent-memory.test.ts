@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { agents, factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
+import { DEMO_FACTS, seedDemo } from "@/db/seed";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS, recallable, type Place } from "@/lib/memory/rules";
 import { remember } from "@/lib/memory/writes";
@@ -17,15 +17,6 @@ import { forgetForAgent, recallForAgent, rememberForAgent } from "./agent-memory
 import type { AgentContext } from "./auth";
 import { ApiError } from "./errors";
 
-const RELEASES = "Releases go out on Thursdays."; // workspace, pinned, told by Olivia
-const SSO = "The Enterprise plan includes SSO."; // workspace, kept by Scout from #general
-const REFUNDS = "Refunds over $500 need a manager's approval."; // channel support
-const BUDGET = "The Q3 budget freeze lifts in October."; // channel leadership
-const PAIRING = "Max and Ana are pairing on the billing migration."; // channel group-max-ana
-const ANA = "Ana prefers replies in Portuguese."; // person ana
-const MAX = "Max is on call the first week of each month."; // person max, pinned, told by Max
-const GUS = "Gus is new; explain acronyms."; // person gus
-const GLOBEX = "Globex ships from Springfield."; // echo's
 
 const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
 const ECHO: AgentContext = { keyId: "key_demo_echo", agentId: "echo", workspaceId: "globex", handle: "echo", name: "Echo", recallVersion: "0.0" };
@@ -77,14 +68,14 @@ const keep = (input: Partial<RememberInput> & { channel: string; fact: string },
 
 describe("recall: exactly the facts the rules allow, from a place Mnemo derives", () => {
   const cases: [channel: string, asker: string, facts: string[]][] = [
-    ["dm-ana", "ana", [RELEASES, SSO, ANA]],
-    ["dm-max", "max", [RELEASES, MAX, SSO]],
-    ["dm-gus", "gus", [RELEASES, SSO, GUS]],
-    ["group-max-ana", "ana", [RELEASES, SSO, PAIRING]],
-    ["group-max-ana", "max", [RELEASES, SSO, PAIRING]],
-    ["leadership", "olivia", [RELEASES, SSO, BUDGET]],
-    ["support", "gus", [RELEASES, SSO, REFUNDS]],
-    ["general", "ana", [RELEASES, SSO]],
+    ["dm-ana", "ana", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.anaPerson]],
+    ["dm-max", "max", [DEMO_FACTS.releases, DEMO_FACTS.maxPerson, DEMO_FACTS.sso]],
+    ["dm-gus", "gus", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.gusPerson]],
+    ["group-max-ana", "ana", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.pairing]],
+    ["group-max-ana", "max", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.pairing]],
+    ["leadership", "olivia", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.budget]],
+    ["support", "gus", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds]],
+    ["general", "ana", [DEMO_FACTS.releases, DEMO_FACTS.sso]],
   ];
   for (const [channel, asker, expected] of cases) {
     it(`in ${channel} asked by ${asker}: ${expected.length} facts`, async () => {
@@ -93,21 +84,21 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
       // Pinned first, then newest.
       const order = answer.facts.map((fact) => [fact.pinned ? 1 : 0, fact.updated_at] as const);
       expect(order).toEqual([...order].sort((a, b) => b[0] - a[0] || b[1].localeCompare(a[1])));
-      expect(answer.facts[0].body).toBe(RELEASES);
+      expect(answer.facts[0].body).toBe(DEMO_FACTS.releases);
     });
   }
 
   it("answers with the derived place and the wire shape", async () => {
     const answer = await recallForAgent(t.db, SCOUT, { channel: "dm-ana", asker: "ana" });
     expect(answer.place).toEqual({ channel_id: "dm-ana", kind: "dm", people: ["ana"] });
-    const ana = answer.facts.find((fact) => fact.body === ANA);
+    const ana = answer.facts.find((fact) => fact.body === DEMO_FACTS.anaPerson);
     expect(ana).toEqual({
       id: expect.stringMatching(/^fact_/),
       agent_id: "scout",
       scope: "person",
       scope_ref: "ana",
       scope_label: "Ana Alves",
-      body: ANA,
+      body: DEMO_FACTS.anaPerson,
       source_kind: "message",
       source_ref: null,
       source_label: "@ana in a direct message",
@@ -134,7 +125,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
         { workspace: "workspace", person: "this person", channel: "this conversation" }[fact.scope]
       }, from ${fact.source_label}${fact.pinned ? ", pinned" : ""})`),
     );
-    expect(lines).toContain(`- [${await idOf(RELEASES)}] ${RELEASES} (workspace, from @olivia, pinned)`);
+    expect(lines).toContain(`- [${await idOf(DEMO_FACTS.releases)}] ${DEMO_FACTS.releases} (workspace, from @olivia, pinned)`);
 
     await t.db.insert(agents).values({ id: "quiet", workspaceId: "acme", handle: "quiet", name: "Quiet" });
     const quiet = { ...SCOUT, agentId: "quiet", handle: "quiet", name: "Quiet" };
@@ -151,7 +142,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
     }
     const answer = await recallForAgent(t.db, SCOUT, { channel: "support", asker: "max" });
     expect(answer.facts).toHaveLength(40);
-    expect(answer.facts[0].body).toBe(RELEASES);
+    expect(answer.facts[0].body).toBe(DEMO_FACTS.releases);
     // Newest first; notes kept in the same millisecond tie on time (and then go by id).
     const notes = answer.facts.slice(1);
     const times = notes.map((fact) => fact.updated_at);
@@ -164,7 +155,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
   });
 
   it("recalls without an asker: no one's person facts in a public channel", async () => {
-    expect((await recallBodies(SCOUT, "general")).sort()).toEqual([RELEASES, SSO].sort());
+    expect((await recallBodies(SCOUT, "general")).sort()).toEqual([DEMO_FACTS.releases, DEMO_FACTS.sso].sort());
   });
 
   it("another workspace's agent gets 404 for acme's channels, and sees only its own facts", async () => {
@@ -174,7 +165,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
         code: "channel_not_found",
       });
     }
-    expect(await recallBodies(ECHO, "lobby", "gina")).toEqual([GLOBEX]);
+    expect(await recallBodies(ECHO, "lobby", "gina")).toEqual([DEMO_FACTS.globex]);
     expect(await refusal(() => recallForAgent(t.db, SCOUT, { channel: "lobby" }))).toMatchObject({ status: 404 });
   });
 
@@ -414,28 +405,28 @@ describe("forget: only what the agent could recall here, never people's curation
   });
 
   it("forgets a person's fact only in that person's solo DM", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     expect(await refusal(() => forget(ana, "group-max-ana", "ana"))).toEqual(NOT_FOUND);
     expect(await refusal(() => forget(ana, "general", "ana"))).toEqual(NOT_FOUND);
     expect(await refusal(() => forget(ana, "dm-max", "max"))).toEqual(NOT_FOUND);
     await forget(ana, "dm-ana", "ana");
-    expect(await recallBodies(SCOUT, "dm-ana", "ana")).not.toContain(ANA);
+    expect(await recallBodies(SCOUT, "dm-ana", "ana")).not.toContain(DEMO_FACTS.anaPerson);
   });
 
   it("a workspace fact it kept: only from a public channel (403 elsewhere it can recall it)", async () => {
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     const before = await snapshot();
     for (const [channel, asker] of [["leadership", "olivia"], ["dm-ana", "ana"], ["group-max-ana", "max"]]) {
       expect(await refusal(() => forget(sso, channel, asker))).toMatchObject({ status: 403, code: "forbidden" });
     }
     expect(await snapshot()).toEqual(before);
     await forget(sso, "general", "gus");
-    expect(await recallBodies(SCOUT, "general", "gus")).not.toContain(SSO);
+    expect(await recallBodies(SCOUT, "general", "gus")).not.toContain(DEMO_FACTS.sso);
   });
 
   it("never a pinned fact or one a person gave: 403 where it can recall it, 404 where it can't", async () => {
-    const releases = await idOf(RELEASES);
-    const max = await idOf(MAX);
+    const releases = await idOf(DEMO_FACTS.releases);
+    const max = await idOf(DEMO_FACTS.maxPerson);
     // Told by a person and since unpinned: still the person's curation.
     const told = await remember(t.db, {
       agentId: "scout",
@@ -456,12 +447,12 @@ describe("forget: only what the agent could recall here, never people's curation
     expect(await refusal(() => forget(max, "general", "max"))).toEqual(NOT_FOUND);
     expect(await refusal(() => forget(told.fact.id, "support", "ana"))).toMatchObject({ status: 403, code: "forbidden" });
     expect(await snapshot()).toEqual(before);
-    expect(await recallBodies(SCOUT, "general", "olivia")).toContain(RELEASES);
+    expect(await recallBodies(SCOUT, "general", "olivia")).toContain(DEMO_FACTS.releases);
   });
 
   it("the same 404 for a missing fact and another agent's, and the place is checked first", async () => {
-    const globex = await idOf(GLOBEX);
-    const sso = await idOf(SSO);
+    const globex = await idOf(DEMO_FACTS.globex);
+    const sso = await idOf(DEMO_FACTS.sso);
     const before = await snapshot();
     expect(await refusal(() => forget("fact_missing", "general", "ana"))).toEqual(NOT_FOUND);
     expect(await refusal(() => forget(globex, "general", "ana"))).toEqual(NOT_FOUND);

@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
+import { DEMO_FACTS, seedDemo } from "@/db/seed";
 import { recallForAgent, rememberForAgent } from "@/lib/api/agent-memory";
 import type { AgentContext } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
@@ -23,8 +23,6 @@ import { correctFact, type PersonActor } from "./writes";
 const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
 const SCOUT_AGENT = { id: "scout", workspaceId: "acme" };
 const ANA: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
-const ANAS_FACT = "Ana prefers replies in Portuguese.";
-const RELEASES = "Releases go out on Thursdays.";
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let t: TempDb;
@@ -53,7 +51,7 @@ async function agentAnswer(fact: string) {
 }
 
 async function anasFact() {
-  const [row] = await t.db.select().from(facts).where(eq(facts.body, ANAS_FACT));
+  const [row] = await t.db.select().from(facts).where(eq(facts.body, DEMO_FACTS.anaPerson));
   return row;
 }
 
@@ -133,10 +131,10 @@ describe("bidi controls and lone surrogates", () => {
   });
 
   it("are left out of the prompt section even when a fact kept before this cleaning still holds them", async () => {
-    await t.db.update(facts).set({ body: `Releases go out on \u202eThursdays\u202c.\u2066` }).where(eq(facts.body, RELEASES));
+    await t.db.update(facts).set({ body: `Releases go out on \u202eThursdays\u202c.\u2066` }).where(eq(facts.body, DEMO_FACTS.releases));
     const { facts: recalled, section } = await recallForAgent(t.db, SCOUT, { channel: "dm-ana", asker: "ana" });
     expect(recalled.map((fact) => fact.body)).toContain(`Releases go out on \u202eThursdays\u202c.\u2066`);
-    expect(section).toContain(`] ${RELEASES} (workspace`);
+    expect(section).toContain(`] ${DEMO_FACTS.releases} (workspace`);
     expect(section).not.toMatch(BIDI);
   });
 });

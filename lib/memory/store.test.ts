@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { agents, channelMembers, channels, facts, memberships, users, workspaces } from "@/db/schema";
-import { DEMO_PEOPLE, seedDemo } from "@/db/seed";
+import { DEMO_FACTS, DEMO_PEOPLE, seedDemo } from "@/db/seed";
 import { newId } from "@/lib/ids";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { dedupeKey } from "./fact-text";
@@ -26,17 +26,6 @@ import {
 } from "./store";
 import { correctFact, forgetFact } from "./writes";
 
-// --- The demo's facts, by body ---
-
-const RELEASES = "Releases go out on Thursdays."; // workspace, pinned
-const SSO = "The Enterprise plan includes SSO."; // workspace
-const REFUNDS = "Refunds over $500 need a manager's approval."; // channel support
-const BUDGET = "The Q3 budget freeze lifts in October."; // channel leadership
-const PAIRING = "Max and Ana are pairing on the billing migration."; // channel group-max-ana
-const ANA = "Ana prefers replies in Portuguese."; // person ana
-const MAX = "Max is on call the first week of each month."; // person max, pinned
-const GUS = "Gus is new; explain acronyms."; // person gus
-const GLOBEX = "Globex ships from Springfield."; // echo, workspace globex
 
 // --- Helpers ---
 
@@ -177,13 +166,13 @@ describe("recall over the demo", () => {
 
   const cases: [string, string | null, string[]][] = [
     // Pinned first (newest pinned first), then the newest.
-    ["dm-ana", "ana", [RELEASES, SSO, ANA]],
-    ["dm-max", "max", [RELEASES, MAX, SSO]],
-    ["dm-gus", "gus", [RELEASES, SSO, GUS]],
-    ["group-max-ana", "ana", [RELEASES, SSO, PAIRING]],
-    ["leadership", "olivia", [RELEASES, SSO, BUDGET]],
-    ["support", "gus", [RELEASES, SSO, REFUNDS]],
-    ["general", "olivia", [RELEASES, SSO]],
+    ["dm-ana", "ana", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.anaPerson]],
+    ["dm-max", "max", [DEMO_FACTS.releases, DEMO_FACTS.maxPerson, DEMO_FACTS.sso]],
+    ["dm-gus", "gus", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.gusPerson]],
+    ["group-max-ana", "ana", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.pairing]],
+    ["leadership", "olivia", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.budget]],
+    ["support", "gus", [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds]],
+    ["general", "olivia", [DEMO_FACTS.releases, DEMO_FACTS.sso]],
   ];
 
   for (const [channel, asker, expected] of cases) {
@@ -198,17 +187,17 @@ describe("recall over the demo", () => {
 
   it("a group DM never recalls its people's person facts, a public channel never its asker's", async () => {
     const group = bodies(await recall(t.db, "scout", await placeOf(t.db, "acme", "group-max-ana", "max")));
-    expect(group).not.toContain(ANA);
-    expect(group).not.toContain(MAX);
+    expect(group).not.toContain(DEMO_FACTS.anaPerson);
+    expect(group).not.toContain(DEMO_FACTS.maxPerson);
     const support = bodies(await recall(t.db, "scout", await placeOf(t.db, "acme", "support", "ana")));
-    expect(support).not.toContain(ANA);
+    expect(support).not.toContain(DEMO_FACTS.anaPerson);
   });
 
   it("echo's facts are never recalled for acme, and scout's never for globex", async () => {
     for (const channel of ["general", "dm-ana", "leadership", "group-max-ana"]) {
       expect(await recall(t.db, "echo", await placeOf(t.db, "acme", channel, null))).toEqual([]);
     }
-    expect(bodies(await recall(t.db, "echo", await placeOf(t.db, "globex", "lobby", "gina")))).toEqual([GLOBEX]);
+    expect(bodies(await recall(t.db, "echo", await placeOf(t.db, "globex", "lobby", "gina")))).toEqual([DEMO_FACTS.globex]);
     expect(await recall(t.db, "scout", await placeOf(t.db, "globex", "lobby", "gina"))).toEqual([]);
     expect(await recall(t.db, "scout", await placeOf(t.db, "globex", "dm-gina", "gina"))).toEqual([]);
   });
@@ -218,11 +207,11 @@ describe("recall over the demo", () => {
     const ana = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
     const idOf = async (body: string) =>
       (await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body)))[0].id;
-    expect(await forgetFact(t.db, olivia, "scout", await idOf(RELEASES))).toEqual({ status: "forgotten" });
-    expect(await forgetFact(t.db, ana, "scout", await idOf(ANA))).toEqual({ status: "forgotten" });
+    expect(await forgetFact(t.db, olivia, "scout", await idOf(DEMO_FACTS.releases))).toEqual({ status: "forgotten" });
+    expect(await forgetFact(t.db, ana, "scout", await idOf(DEMO_FACTS.anaPerson))).toEqual({ status: "forgotten" });
     const place = await placeOf(t.db, "acme", "dm-ana", "ana");
-    expect(bodies(await recall(t.db, "scout", place))).toEqual([SSO]);
-    expect(bodies(await recall(t.db, "scout", await placeOf(t.db, "acme", "dm-max", "max")))).toEqual([MAX, SSO]);
+    expect(bodies(await recall(t.db, "scout", place))).toEqual([DEMO_FACTS.sso]);
+    expect(bodies(await recall(t.db, "scout", await placeOf(t.db, "acme", "dm-max", "max")))).toEqual([DEMO_FACTS.maxPerson, DEMO_FACTS.sso]);
   });
 });
 
@@ -267,7 +256,7 @@ describe("recall at size", () => {
     const recalled = await recall(t.db, "scout", place);
     expect(recalled).toHaveLength(RECALL_LIMIT);
     // The 11 pinned facts (10 support + "Releases go out on Thursdays."), newest first.
-    const pinned = [...support.filter((f) => f.pinned).map((f) => f.body).reverse(), RELEASES];
+    const pinned = [...support.filter((f) => f.pinned).map((f) => f.body).reverse(), DEMO_FACTS.releases];
     expect(bodies(recalled.slice(0, 11))).toEqual(pinned);
     expect(recalled.slice(0, 11).every((f) => f.pinned)).toBe(true);
     expect(recalled.slice(11).every((f) => !f.pinned)).toBe(true);
@@ -282,7 +271,7 @@ describe("recall at size", () => {
     const dm = await placeOf(t.db, "acme", "dm-ana", "ana");
     const inDm = await recall(t.db, "scout", dm);
     expect(inDm).toHaveLength(RECALL_LIMIT);
-    expect(bodies(inDm)[0]).toBe(RELEASES);
+    expect(bodies(inDm)[0]).toBe(DEMO_FACTS.releases);
     expect(bodies(inDm.slice(1))).toEqual(Array.from({ length: 39 }, (_, i) => `Ana fact ${49 - i}.`));
     expect(ids(inDm)).toEqual(ids(await expectedRecall(t.db, "scout", dm)));
   });
@@ -298,10 +287,10 @@ describe("listVisibleFacts over the demo", () => {
   afterAll(() => t.close());
 
   const seen: Record<string, string[]> = {
-    olivia: [RELEASES, SSO, REFUNDS, BUDGET],
-    max: [RELEASES, MAX, SSO, REFUNDS, PAIRING, BUDGET],
-    ana: [RELEASES, SSO, REFUNDS, ANA, PAIRING],
-    gus: [RELEASES, SSO, REFUNDS, GUS],
+    olivia: [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds, DEMO_FACTS.budget],
+    max: [DEMO_FACTS.releases, DEMO_FACTS.maxPerson, DEMO_FACTS.sso, DEMO_FACTS.refunds, DEMO_FACTS.pairing, DEMO_FACTS.budget],
+    ana: [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds, DEMO_FACTS.anaPerson, DEMO_FACTS.pairing],
+    gus: [DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds, DEMO_FACTS.gusPerson],
     gina: [],
   };
 
@@ -317,12 +306,12 @@ describe("listVisibleFacts over the demo", () => {
 
   it("an owner sees no one's person facts and no conversation she is not in", async () => {
     const listed = bodies((await listVisibleFacts(t.db, { workspaceId: "acme", userId: "olivia" }, "scout")).facts);
-    for (const hidden of [ANA, MAX, GUS, PAIRING]) expect(listed).not.toContain(hidden);
+    for (const hidden of [DEMO_FACTS.anaPerson, DEMO_FACTS.maxPerson, DEMO_FACTS.gusPerson, DEMO_FACTS.pairing]) expect(listed).not.toContain(hidden);
   });
 
   it("nothing crosses workspaces: gina sees echo's fact only, acme's people see none of echo's", async () => {
     const gina = { workspaceId: "globex", userId: "gina" };
-    expect(bodies((await listVisibleFacts(t.db, gina, "echo")).facts)).toEqual([GLOBEX]);
+    expect(bodies((await listVisibleFacts(t.db, gina, "echo")).facts)).toEqual([DEMO_FACTS.globex]);
     expect((await listVisibleFacts(t.db, gina, "scout")).facts).toEqual([]);
     // Naming another workspace does not help someone who is not in it.
     expect((await listVisibleFacts(t.db, { workspaceId: "globex", userId: "olivia" }, "echo")).facts).toEqual([]);
@@ -331,13 +320,13 @@ describe("listVisibleFacts over the demo", () => {
 
   it("filters by scope", async () => {
     const max = { workspaceId: "acme", userId: "max" };
-    expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "workspace" })).facts)).toEqual([RELEASES, SSO]);
+    expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "workspace" })).facts)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.sso]);
     expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "channel" })).facts)).toEqual([
-      REFUNDS,
-      PAIRING,
-      BUDGET,
+      DEMO_FACTS.refunds,
+      DEMO_FACTS.pairing,
+      DEMO_FACTS.budget,
     ]);
-    expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "person" })).facts)).toEqual([MAX]);
+    expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "person" })).facts)).toEqual([DEMO_FACTS.maxPerson]);
   });
 
   it("countVisibleFacts gives each person's count per scope", async () => {
@@ -356,8 +345,8 @@ describe("listVisibleFacts over the demo", () => {
       .where(and(eq(channelMembers.channelId, "group-max-ana"), eq(channelMembers.userId, "ana")));
     await t.db.update(channels).set({ kind: "public" }).where(eq(channels.id, "leadership"));
     const listed = bodies((await listVisibleFacts(t.db, ana, "scout")).facts);
-    expect(listed).not.toContain(PAIRING);
-    expect(listed).toContain(BUDGET);
+    expect(listed).not.toContain(DEMO_FACTS.pairing);
+    expect(listed).toContain(DEMO_FACTS.budget);
     expect(ids((await listVisibleFacts(t.db, ana, "scout")).facts)).toEqual(
       ids(await expectedVisible(t.db, "acme", "ana", "scout")),
     );
@@ -471,22 +460,22 @@ describe("reading one fact and its history", () => {
   afterAll(() => t.close());
 
   it("getVisibleFact gives the fact to whoever may see it, and null otherwise, as for a missing one", async () => {
-    const budget = await idOf(BUDGET);
+    const budget = await idOf(DEMO_FACTS.budget);
     const max = { workspaceId: "acme", userId: "max" };
     const ana = { workspaceId: "acme", userId: "ana" };
-    expect((await getVisibleFact(t.db, max, "scout", budget))?.body).toBe(BUDGET);
+    expect((await getVisibleFact(t.db, max, "scout", budget))?.body).toBe(DEMO_FACTS.budget);
     expect(await getVisibleFact(t.db, ana, "scout", budget)).toBeNull();
     expect(await getVisibleFact(t.db, ana, "scout", "fact_missing")).toBeNull();
     // Owners see no one's person facts.
-    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(ANA))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toBeNull();
     // The right id under the wrong agent, or from another workspace, is nothing.
     expect(await getVisibleFact(t.db, max, "echo", budget)).toBeNull();
-    expect(await getVisibleFact(t.db, { workspaceId: "globex", userId: "gina" }, "scout", await idOf(SSO))).toBeNull();
-    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "gina" }, "scout", await idOf(SSO))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "globex", userId: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
   });
 
   it("factHistory shows the events to whoever may see the fact, and nothing to anyone else", async () => {
-    const budget = await idOf(BUDGET);
+    const budget = await idOf(DEMO_FACTS.budget);
     const max = { workspaceId: "acme", userId: "max" };
     const corrected = await correctFact(
       t.db,
@@ -500,13 +489,13 @@ describe("reading one fact and its history", () => {
 
     const history = await factHistory(t.db, max, "scout", budget);
     expect(history.map((e) => [e.kind, e.actorName, e.actorKind, e.before, e.after])).toEqual([
-      ["remember", "Scout", "agent", null, BUDGET],
-      ["correct", "Max Mills", "user", BUDGET, "The Q3 budget freeze lifts in November."],
+      ["remember", "Scout", "agent", null, DEMO_FACTS.budget],
+      ["correct", "Max Mills", "user", DEMO_FACTS.budget, "The Q3 budget freeze lifts in November."],
     ]);
     expect(await factHistory(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", budget)).toHaveLength(2);
     expect(await factHistory(t.db, { workspaceId: "acme", userId: "ana" }, "scout", budget)).toEqual([]);
     expect(await factHistory(t.db, { workspaceId: "acme", userId: "gus" }, "scout", budget)).toEqual([]);
-    expect(await factHistory(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(ANA))).toEqual([]);
+    expect(await factHistory(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toEqual([]);
     expect(await factHistory(t.db, max, "echo", budget)).toEqual([]);
     expect(await factHistory(t.db, max, "scout", "fact_missing")).toEqual([]);
   });

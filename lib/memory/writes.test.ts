@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
+import { DEMO_FACTS, seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { MAX_FACT, MAX_FACTS, type Place } from "./rules";
@@ -26,14 +26,6 @@ import {
   type RememberInput,
 } from "./writes";
 
-const RELEASES = "Releases go out on Thursdays."; // workspace, pinned, told by Olivia
-const SSO = "The Enterprise plan includes SSO."; // workspace, kept by Scout from #general
-const REFUNDS = "Refunds over $500 need a manager's approval."; // channel support
-const BUDGET = "The Q3 budget freeze lifts in October."; // channel leadership
-const PAIRING = "Max and Ana are pairing on the billing migration."; // channel group-max-ana
-const ANA = "Ana prefers replies in Portuguese."; // person ana
-const MAX = "Max is on call the first week of each month."; // person max, pinned, told by Max
-const GLOBEX = "Globex ships from Springfield."; // echo's
 
 const OLIVIA: PersonActor = { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" };
 const MAX_P: PersonActor = { workspaceId: "acme", userId: "max", name: "Max Mills", handle: "max" };
@@ -229,7 +221,7 @@ describe("remember", () => {
   });
 
   it("a seeded fact said again is refreshed, and a person re-telling it also pins it", async () => {
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     const again = await remember(t.db, agentRemembers("the enterprise plan includes sso"));
     expect(again).toMatchObject({ status: "deduplicated", fact: { id: sso, pinned: false } });
     const told = await remember(
@@ -250,10 +242,10 @@ describe("remember", () => {
   });
 
   it("a forgotten twin does not swallow the fact: it is kept anew", async () => {
-    await forgetFact(t.db, ANA_P, "scout", await idOf(ANA));
-    const again = await remember(t.db, agentRemembers(ANA, { scope: "person", scopeRef: "ana" }));
+    await forgetFact(t.db, ANA_P, "scout", await idOf(DEMO_FACTS.anaPerson));
+    const again = await remember(t.db, agentRemembers(DEMO_FACTS.anaPerson, { scope: "person", scopeRef: "ana" }));
     expect(again.status).toBe("created");
-    expect(await t.db.select({ n: count() }).from(facts).where(eq(facts.body, ANA))).toEqual([{ n: 2 }]);
+    expect(await t.db.select({ n: count() }).from(facts).where(eq(facts.body, DEMO_FACTS.anaPerson))).toEqual([{ n: 2 }]);
   });
 
   it("a rule the writer must pass is checked in the write's transaction: failing it writes nothing", async () => {
@@ -268,7 +260,7 @@ describe("remember", () => {
     expect(refused).toEqual({ status: "not_allowed" });
     expect(seen).toEqual([8]);
     // Not even a twin is refreshed.
-    expect(await unchangedBy(() => remember(t.db, agentRemembers(SSO), async () => false))).toEqual({
+    expect(await unchangedBy(() => remember(t.db, agentRemembers(DEMO_FACTS.sso), async () => false))).toEqual({
       status: "not_allowed",
     });
     expect((await remember(t.db, agentRemembers("For this writer."), async () => true)).status).toBe("created");
@@ -336,7 +328,7 @@ describe("the 2,000-fact limit", () => {
       (await remember(t.db, { ...agentRemembers("Globex closes in August."), agentId: "echo", workspaceId: "globex" })).status,
     ).toBe("created");
 
-    expect(await forgetFact(t.db, ANA_P, "scout", await idOf(ANA))).toEqual({ status: "forgotten" });
+    expect(await forgetFact(t.db, ANA_P, "scout", await idOf(DEMO_FACTS.anaPerson))).toEqual({ status: "forgotten" });
     expect((await remember(t.db, byPerson)).status).toBe("created");
     expect(await liveCount()).toBe(MAX_FACTS);
     expect((await remember(t.db, agentRemembers("Still too many."))).status).toBe("memory_full");
@@ -388,7 +380,7 @@ describe("the 2,000-fact limit", () => {
   });
 
   it("restoring at the limit is memory_full and changes nothing", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await forgetFact(t.db, ANA_P, "scout", ana);
     await bulkInsert(MAX_FACTS - 7, "bulk");
     expect(await liveCount()).toBe(MAX_FACTS);
@@ -400,7 +392,7 @@ describe("the 2,000-fact limit", () => {
 
 describe("correctFact", () => {
   it("corrects from the right version: the corrector becomes the source, who kept it stays", async () => {
-    const refunds = await idOf(REFUNDS);
+    const refunds = await idOf(DEMO_FACTS.refunds);
     const result = await correctFact(t.db, ANA_P, "scout", refunds, 1, "Refunds over $300 need a manager's approval.");
     expect(result.status).toBe("corrected");
     const stored = await factById(refunds);
@@ -419,8 +411,8 @@ describe("correctFact", () => {
     expect(stored.updatedAt).toBe(stored.correctedAt);
     const events = await eventsOf(refunds);
     expect(events.map((e) => [e.kind, e.actorId, e.actorKind, e.actorName, e.before, e.after])).toEqual([
-      ["remember", "scout", "agent", "Scout", null, REFUNDS],
-      ["correct", "ana", "user", "Ana Alves", REFUNDS, "Refunds over $300 need a manager's approval."],
+      ["remember", "scout", "agent", "Scout", null, DEMO_FACTS.refunds],
+      ["correct", "ana", "user", "Ana Alves", DEMO_FACTS.refunds, "Refunds over $300 need a manager's approval."],
     ]);
     // The next edit starts from version 2.
     expect((await correctFact(t.db, MAX_P, "scout", refunds, 2, "Refunds over $250 need approval.")).status).toBe(
@@ -430,13 +422,13 @@ describe("correctFact", () => {
   });
 
   it("an owner corrects a workspace fact", async () => {
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     expect((await correctFact(t.db, OLIVIA, "scout", sso, 1, "The Business plan includes SSO.")).status).toBe("corrected");
     expect(await factById(sso)).toMatchObject({ body: "The Business plan includes SSO.", sourceLabel: "@olivia", version: 2 });
   });
 
   it("a stale edit is refused with the current text, and nothing changes", async () => {
-    const refunds = await idOf(REFUNDS);
+    const refunds = await idOf(DEMO_FACTS.refunds);
     await correctFact(t.db, ANA_P, "scout", refunds, 1, "Refunds over $300 need a manager's approval.");
     const stale = await unchangedBy(() => correctFact(t.db, MAX_P, "scout", refunds, 1, "Refunds need nothing."));
     expect(stale).toEqual({
@@ -451,15 +443,15 @@ describe("correctFact", () => {
 
   it("refuses people who may not change the fact with not_found, and nothing changes", async () => {
     const refusals: [PersonActor, string][] = [
-      [MAX_P, RELEASES], // a member, a workspace fact
-      [ANA_P, SSO], // a member, a workspace fact
-      [ANA_P, BUDGET], // can't see leadership
-      [GUS_P, PAIRING], // not in the group DM
-      [OLIVIA, ANA], // owners do not see other people's person facts
-      [OLIVIA, PAIRING], // nor conversations they are not in
-      [MAX_P, ANA], // another person's person fact
-      [GINA_IN_ACME, SSO], // not a member of acme
-      [GINA, SSO], // another workspace
+      [MAX_P, DEMO_FACTS.releases], // a member, a workspace fact
+      [ANA_P, DEMO_FACTS.sso], // a member, a workspace fact
+      [ANA_P, DEMO_FACTS.budget], // can't see leadership
+      [GUS_P, DEMO_FACTS.pairing], // not in the group DM
+      [OLIVIA, DEMO_FACTS.anaPerson], // owners do not see other people's person facts
+      [OLIVIA, DEMO_FACTS.pairing], // nor conversations they are not in
+      [MAX_P, DEMO_FACTS.anaPerson], // another person's person fact
+      [GINA_IN_ACME, DEMO_FACTS.sso], // not a member of acme
+      [GINA, DEMO_FACTS.sso], // another workspace
     ];
     for (const [who, body] of refusals) {
       const id = await idOf(body);
@@ -468,9 +460,9 @@ describe("correctFact", () => {
       });
     }
     // The wrong agent and a missing fact get the same answer.
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     expect(await unchangedBy(() => correctFact(t.db, OLIVIA, "echo", sso, 1, "Nope."))).toEqual({ status: "not_found" });
-    const globex = await idOf(GLOBEX);
+    const globex = await idOf(DEMO_FACTS.globex);
     expect(await unchangedBy(() => correctFact(t.db, OLIVIA, "scout", globex, 1, "Nope."))).toEqual({ status: "not_found" });
     expect(await unchangedBy(() => correctFact(t.db, OLIVIA, "echo", globex, 1, "Nope."))).toEqual({ status: "not_found" });
     expect(await unchangedBy(() => correctFact(t.db, OLIVIA, "scout", "fact_missing", 1, "Nope."))).toEqual({
@@ -479,7 +471,7 @@ describe("correctFact", () => {
   });
 
   it("refuses secrets, blanks and a text that would duplicate another fact, changing nothing", async () => {
-    const refunds = await idOf(REFUNDS);
+    const refunds = await idOf(DEMO_FACTS.refunds);
     expect((await unchangedBy(() => correctFact(t.db, ANA_P, "scout", refunds, 1, "token=abcd1234efgh"))).status).toBe(
       "looks_like_secret",
     );
@@ -488,11 +480,11 @@ describe("correctFact", () => {
     expect(
       await unchangedBy(() => correctFact(t.db, ANA_P, "scout", refunds, 1, "support hours are 9 to 5")),
     ).toEqual({ status: "duplicate" });
-    expect((await unchangedBy(() => correctFact(t.db, ANA_P, "scout", refunds, 1, REFUNDS))).status).toBe("unchanged");
+    expect((await unchangedBy(() => correctFact(t.db, ANA_P, "scout", refunds, 1, DEMO_FACTS.refunds))).status).toBe("unchanged");
   });
 
   it("a forgotten fact cannot be corrected", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await forgetFact(t.db, ANA_P, "scout", ana);
     expect(await unchangedBy(() => correctFact(t.db, ANA_P, "scout", ana, 1, "Ana prefers English."))).toEqual({
       status: "not_found",
@@ -502,7 +494,7 @@ describe("correctFact", () => {
 
 describe("setPinned", () => {
   it("pins and unpins with events; pinning twice changes nothing and says so", async () => {
-    const refunds = await idOf(REFUNDS);
+    const refunds = await idOf(DEMO_FACTS.refunds);
     expect(await setPinned(t.db, ANA_P, "scout", refunds, true)).toEqual({ status: "pinned" });
     expect((await factById(refunds)).pinned).toBe(true);
     expect(await unchangedBy(() => setPinned(t.db, MAX_P, "scout", refunds, true))).toEqual({ status: "unchanged" });
@@ -519,8 +511,8 @@ describe("setPinned", () => {
   });
 
   it("owners pin and unpin workspace facts; members may not", async () => {
-    const releases = await idOf(RELEASES);
-    const sso = await idOf(SSO);
+    const releases = await idOf(DEMO_FACTS.releases);
+    const sso = await idOf(DEMO_FACTS.sso);
     expect(await unchangedBy(() => setPinned(t.db, MAX_P, "scout", sso, true))).toEqual({ status: "not_found" });
     expect(await unchangedBy(() => setPinned(t.db, ANA_P, "scout", releases, false))).toEqual({ status: "not_found" });
     expect(await setPinned(t.db, OLIVIA, "scout", sso, true)).toEqual({ status: "pinned" });
@@ -529,12 +521,12 @@ describe("setPinned", () => {
 
   it("refuses people who may not change the fact, changing nothing", async () => {
     const refusals: [PersonActor, string][] = [
-      [ANA_P, BUDGET],
-      [OLIVIA, ANA],
-      [OLIVIA, MAX],
-      [GUS_P, PAIRING],
-      [GINA_IN_ACME, REFUNDS],
-      [GINA, REFUNDS],
+      [ANA_P, DEMO_FACTS.budget],
+      [OLIVIA, DEMO_FACTS.anaPerson],
+      [OLIVIA, DEMO_FACTS.maxPerson],
+      [GUS_P, DEMO_FACTS.pairing],
+      [GINA_IN_ACME, DEMO_FACTS.refunds],
+      [GINA, DEMO_FACTS.refunds],
     ];
     for (const [who, body] of refusals) {
       const id = await idOf(body);
@@ -548,42 +540,42 @@ describe("setPinned", () => {
 
 describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
   it("forgets: never recalled, not counted, in the history; a second forget is not_found", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     expect(await forgetFact(t.db, ANA_P, "scout", ana)).toEqual({ status: "forgotten" });
     expect((await factById(ana)).forgottenAt).not.toBeNull();
     expect(await liveCount()).toBe(7);
-    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).not.toContain(ANA);
+    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).not.toContain(DEMO_FACTS.anaPerson);
     expect((await eventsOf(ana)).map((e) => [e.kind, e.actorId, e.before, e.after])).toEqual([
-      ["remember", "scout", null, ANA],
-      ["forget", "ana", ANA, null],
+      ["remember", "scout", null, DEMO_FACTS.anaPerson],
+      ["forget", "ana", DEMO_FACTS.anaPerson, null],
     ]);
     expect(await unchangedBy(() => forgetFact(t.db, ANA_P, "scout", ana))).toEqual({ status: "not_found" });
   });
 
   it("refuses to forget for people who may not change the fact, changing nothing", async () => {
     const refusals: [PersonActor, string][] = [
-      [MAX_P, RELEASES],
-      [GUS_P, SSO],
-      [ANA_P, BUDGET],
-      [OLIVIA, ANA],
-      [OLIVIA, PAIRING],
-      [MAX_P, ANA],
-      [GINA_IN_ACME, REFUNDS],
-      [GINA, SSO],
+      [MAX_P, DEMO_FACTS.releases],
+      [GUS_P, DEMO_FACTS.sso],
+      [ANA_P, DEMO_FACTS.budget],
+      [OLIVIA, DEMO_FACTS.anaPerson],
+      [OLIVIA, DEMO_FACTS.pairing],
+      [MAX_P, DEMO_FACTS.anaPerson],
+      [GINA_IN_ACME, DEMO_FACTS.refunds],
+      [GINA, DEMO_FACTS.sso],
     ];
     for (const [who, body] of refusals) {
       const id = await idOf(body);
       expect(await unchangedBy(() => forgetFact(t.db, who, "scout", id))).toEqual({ status: "not_found" });
     }
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     expect(await unchangedBy(() => forgetFact(t.db, OLIVIA, "echo", sso))).toEqual({ status: "not_found" });
     expect(await unchangedBy(() => forgetFact(t.db, OLIVIA, "scout", "fact_missing"))).toEqual({ status: "not_found" });
     // An owner can forget a workspace fact.
-    expect(await forgetFact(t.db, OLIVIA, "scout", await idOf(RELEASES))).toEqual({ status: "forgotten" });
+    expect(await forgetFact(t.db, OLIVIA, "scout", await idOf(DEMO_FACTS.releases))).toEqual({ status: "forgotten" });
   });
 
   it("restores within 7 days, with an event; the fact is recalled again", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await forgetFact(t.db, ANA_P, "scout", ana);
     // A minute before the grace period ends.
     await t.db.update(facts).set({ forgottenAt: daysAgo(7 - MINUTE_IN_DAYS) }).where(eq(facts.id, ana));
@@ -592,17 +584,17 @@ describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
     expect(await restoreFact(t.db, ANA_P, "scout", ana)).toEqual({ status: "restored" });
     expect((await factById(ana)).forgottenAt).toBeNull();
     expect((await eventsOf(ana)).map((e) => [e.kind, e.actorId, e.before, e.after])).toEqual([
-      ["remember", "scout", null, ANA],
-      ["forget", "ana", ANA, null],
-      ["restore", "ana", null, ANA],
+      ["remember", "scout", null, DEMO_FACTS.anaPerson],
+      ["forget", "ana", DEMO_FACTS.anaPerson, null],
+      ["restore", "ana", null, DEMO_FACTS.anaPerson],
     ]);
-    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).toContain(ANA);
+    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).toContain(DEMO_FACTS.anaPerson);
     // A live fact is not restorable.
     expect(await unchangedBy(() => restoreFact(t.db, ANA_P, "scout", ana))).toEqual({ status: "not_found" });
   });
 
   it("after 7 days a forgotten fact cannot be restored", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await forgetFact(t.db, ANA_P, "scout", ana);
     for (const days of [8, 7 + MINUTE_IN_DAYS]) {
       await t.db.update(facts).set({ forgottenAt: daysAgo(days) }).where(eq(facts.id, ana));
@@ -611,21 +603,21 @@ describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
   });
 
   it("restoring beside a live twin is refused as duplicate", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await forgetFact(t.db, ANA_P, "scout", ana);
     await remember(t.db, agentRemembers("ana prefers replies in portuguese", { scope: "person", scopeRef: "ana" }));
     expect(await unchangedBy(() => restoreFact(t.db, ANA_P, "scout", ana))).toEqual({ status: "duplicate" });
   });
 
   it("only owners restore a forgotten workspace fact", async () => {
-    const releases = await idOf(RELEASES);
+    const releases = await idOf(DEMO_FACTS.releases);
     await forgetFact(t.db, OLIVIA, "scout", releases);
     expect(await unchangedBy(() => restoreFact(t.db, MAX_P, "scout", releases))).toEqual({ status: "not_found" });
     expect(await restoreFact(t.db, OLIVIA, "scout", releases)).toEqual({ status: "restored" });
   });
 
   it("purges a forgotten fact with its history; a live fact or someone else's is not_found", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     expect(await unchangedBy(() => purgeFact(t.db, ANA_P, "scout", ana))).toEqual({ status: "not_found" });
     await forgetFact(t.db, ANA_P, "scout", ana);
     expect(await unchangedBy(() => purgeFact(t.db, OLIVIA, "scout", ana))).toEqual({ status: "not_found" });
@@ -641,16 +633,16 @@ describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
   });
 
   it("only owners purge a forgotten workspace fact", async () => {
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     await forgetFact(t.db, OLIVIA, "scout", sso);
     expect(await unchangedBy(() => purgeFact(t.db, GUS_P, "scout", sso))).toEqual({ status: "not_found" });
     expect(await purgeFact(t.db, OLIVIA, "scout", sso)).toEqual({ status: "purged" });
   });
 
   it("purgeExpired removes facts forgotten more than 7 days ago and their events, and nothing else", async () => {
-    const ana = await idOf(ANA);
-    const refunds = await idOf(REFUNDS);
-    const globex = await idOf(GLOBEX);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const globex = await idOf(DEMO_FACTS.globex);
     await forgetFact(t.db, ANA_P, "scout", ana);
     await forgetFact(t.db, MAX_P, "scout", refunds);
     await forgetFact(t.db, GINA, "echo", globex);
@@ -679,25 +671,25 @@ describe("forgetFact, restoreFact, purgeFact, purgeExpired", () => {
 
 describe("agentForget", () => {
   it("in dm-ana scout forgets ana's person fact it kept itself", async () => {
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     expect(await agentForget(t.db, SCOUT, ana, await placeOf("dm-ana", "ana"))).toBe("forgotten");
     expect((await factById(ana)).forgottenAt).not.toBeNull();
     expect((await eventsOf(ana)).map((e) => [e.kind, e.actorId, e.actorKind, e.actorName, e.before, e.after])).toEqual([
-      ["remember", "scout", "agent", "Scout", null, ANA],
-      ["forget", "scout", "agent", "Scout", ANA, null],
+      ["remember", "scout", "agent", "Scout", null, DEMO_FACTS.anaPerson],
+      ["forget", "scout", "agent", "Scout", DEMO_FACTS.anaPerson, null],
     ]);
-    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).not.toContain(ANA);
+    expect((await recall(t.db, "scout", await placeOf("dm-ana", "ana"))).map((f) => f.body)).not.toContain(DEMO_FACTS.anaPerson);
     // Forgotten is forgotten: a second forget is not_found.
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, ana, await placeOf("dm-ana", "ana")))).toBe("not_found");
   });
 
   it("forgets a channel fact it kept, in that channel (a group DM too)", async () => {
-    expect(await agentForget(t.db, SCOUT, await idOf(PAIRING), await placeOf("group-max-ana", "max"))).toBe("forgotten");
-    expect(await agentForget(t.db, SCOUT, await idOf(REFUNDS), await placeOf("support", "gus"))).toBe("forgotten");
+    expect(await agentForget(t.db, SCOUT, await idOf(DEMO_FACTS.pairing), await placeOf("group-max-ana", "max"))).toBe("forgotten");
+    expect(await agentForget(t.db, SCOUT, await idOf(DEMO_FACTS.refunds), await placeOf("support", "gus"))).toBe("forgotten");
   });
 
   it("a workspace fact it kept itself: forbidden from a DM, forgotten from a public channel", async () => {
-    const sso = await idOf(SSO);
+    const sso = await idOf(DEMO_FACTS.sso);
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, sso, await placeOf("dm-ana", "ana")))).toBe("forbidden");
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, sso, await placeOf("leadership", "olivia")))).toBe(
       "forbidden",
@@ -706,11 +698,11 @@ describe("agentForget", () => {
       "forbidden",
     );
     expect(await agentForget(t.db, SCOUT, sso, await placeOf("general", "max"))).toBe("forgotten");
-    expect((await eventsOf(sso)).at(-1)).toMatchObject({ kind: "forget", actorId: "scout", before: SSO });
+    expect((await eventsOf(sso)).at(-1)).toMatchObject({ kind: "forget", actorId: "scout", before: DEMO_FACTS.sso });
   });
 
   it("a pinned fact is forbidden wherever it is recalled", async () => {
-    const releases = await idOf(RELEASES);
+    const releases = await idOf(DEMO_FACTS.releases);
     for (const [channel, asker] of [
       ["general", "ana"],
       ["support", "gus"],
@@ -721,16 +713,16 @@ describe("agentForget", () => {
       );
     }
     // Pinning an agent's own fact protects it too.
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     await setPinned(t.db, ANA_P, "scout", ana, true);
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, ana, await placeOf("dm-ana", "ana")))).toBe("forbidden");
   });
 
   it("a fact a person gave or corrected is forbidden even unpinned", async () => {
-    const max = await idOf(MAX);
+    const max = await idOf(DEMO_FACTS.maxPerson);
     await setPinned(t.db, MAX_P, "scout", max, false);
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, max, await placeOf("dm-max", "max")))).toBe("forbidden");
-    const refunds = await idOf(REFUNDS);
+    const refunds = await idOf(DEMO_FACTS.refunds);
     await correctFact(t.db, ANA_P, "scout", refunds, 1, "Refunds over $300 need a manager's approval.");
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, refunds, await placeOf("support", "ana")))).toBe(
       "forbidden",
@@ -739,12 +731,12 @@ describe("agentForget", () => {
 
   it("a fact it could not recall here is not_found, exactly like a missing one", async () => {
     const cases: [string, string, string | null][] = [
-      [MAX, "dm-ana", "ana"], // another person's person fact
-      [ANA, "group-max-ana", "ana"], // ana's fact, but not a solo DM
-      [ANA, "general", "ana"], // nor a public channel
-      [BUDGET, "support", "gus"], // another channel's fact
-      [BUDGET, "dm-max", "max"],
-      [PAIRING, "dm-ana", "ana"],
+      [DEMO_FACTS.maxPerson, "dm-ana", "ana"], // another person's person fact
+      [DEMO_FACTS.anaPerson, "group-max-ana", "ana"], // ana's fact, but not a solo DM
+      [DEMO_FACTS.anaPerson, "general", "ana"], // nor a public channel
+      [DEMO_FACTS.budget, "support", "gus"], // another channel's fact
+      [DEMO_FACTS.budget, "dm-max", "max"],
+      [DEMO_FACTS.pairing, "dm-ana", "ana"],
     ];
     for (const [body, channel, asker] of cases) {
       const id = await idOf(body);
@@ -753,7 +745,7 @@ describe("agentForget", () => {
   });
 
   it("another agent's fact, or a missing id, is not_found", async () => {
-    const globex = await idOf(GLOBEX);
+    const globex = await idOf(DEMO_FACTS.globex);
     expect(await unchangedBy(async () => agentForget(t.db, SCOUT, globex, await placeOf("general", "ana")))).toBe(
       "not_found",
     );
@@ -761,7 +753,7 @@ describe("agentForget", () => {
       await unchangedBy(async () => agentForget(t.db, SCOUT, globex, await placeOf("lobby", "gina", "globex"))),
     ).toBe("not_found");
     // echo is not scout, even for scout's facts in scout's places.
-    const ana = await idOf(ANA);
+    const ana = await idOf(DEMO_FACTS.anaPerson);
     expect(
       await unchangedBy(async () =>
         agentForget(t.db, { kind: "agent", id: "echo", name: "Echo" }, ana, await placeOf("dm-ana", "ana")),
