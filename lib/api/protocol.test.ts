@@ -5,13 +5,11 @@
  * exactly what the server enforces.
  */
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/db";
-import { seedDemo } from "@/db/seed";
+import { afterEach, describe, expect, it } from "vitest";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { dispatch } from "@/lib/testing/route-dispatch";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
+const SCOUT_KEY = DEMO_KEYS.scout;
 const BASE = "http://localhost:3000";
 const MCP_HEADERS = {
   authorization: `Bearer ${SCOUT_KEY}`,
@@ -25,25 +23,12 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1.0.0" } },
 });
 
-let t: TempDb;
-const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, authUrl: process.env.AUTH_URL };
+const savedAuthUrl = process.env.AUTH_URL;
 
-beforeAll(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db, { scout: SCOUT_KEY, echo: `mnemo_${"e".repeat(43)}` });
-  process.env.DATABASE_URL = t.url;
-  process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  closeDb();
-});
+appDemoDbForFile();
 afterEach(() => {
-  if (saved.authUrl === undefined) delete process.env.AUTH_URL;
-  else process.env.AUTH_URL = saved.authUrl;
-});
-afterAll(() => {
-  closeDb();
-  process.env.DATABASE_URL = saved.url;
-  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
-  t.close();
+  if (savedAuthUrl === undefined) delete process.env.AUTH_URL;
+  else process.env.AUTH_URL = savedAuthUrl;
 });
 
 const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>

@@ -8,38 +8,26 @@
 import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/db";
-import { seedDemo } from "@/db/seed";
 import { allowHeader } from "@/lib/http/allowed-methods";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { startGuardedServer } from "@/lib/testing/guarded-server";
 import { rawRequest } from "@/lib/testing/raw-http";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { ERROR_CODES } from "@/lib/validation/agent-api";
 
-const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
+const SCOUT_KEY = DEMO_KEYS.scout;
 const ROUTES = ["/api/health", "/api/ready", "/api/mcp", "/api/v1/openapi.json", "/api/v1/recall", "/api/v1/memories", "/api/v1/memories/f1", "/api/v1/nope/deeper"];
 // CONNECT opens a tunnel rather than asking for a resource: Node hands it to another event, never to a route.
 const METHODS = http.METHODS.filter((method) => method !== "CONNECT");
 const BROKEN_ESCAPES = ["%", "%F", "%FF", "%fe", "%C0%80", "%ED%A0%80", "%E2%82", "%G1", "%%", "%C3", "%F4%90%80%80"];
 
-let t: TempDb;
 let server: { port: number; close: () => Promise<void> };
-const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
 
+appDemoDbForFile();
 beforeAll(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db, { scout: SCOUT_KEY, echo: `mnemo_${"e".repeat(43)}` });
-  process.env.DATABASE_URL = t.url;
-  process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  closeDb();
   server = await startGuardedServer();
 });
 afterAll(async () => {
   await server.close();
-  closeDb();
-  process.env.DATABASE_URL = saved.url;
-  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
-  t.close();
 });
 
 /**

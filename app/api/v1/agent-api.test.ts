@@ -4,18 +4,17 @@
  * request (data unchanged), keys and revocation, the rate limit, the OpenAPI
  * document, and the MCP endpoint through the SDK's own client.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { closeDb } from "@/db";
 import { agentKeys, apiRateLimits, factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { RATE_WINDOW_MS } from "@/lib/api/rate-limit";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { hostileRequests } from "@/lib/testing/hostile-requests";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { rememberInput } from "@/lib/validation/agent-api";
 import * as mcpRoute from "@/app/api/mcp/route";
 import * as otherRoute from "./[...path]/route";
@@ -24,28 +23,12 @@ import * as memoriesRoute from "./memories/route";
 import * as openapiRoute from "./openapi.json/route";
 import * as recallRoute from "./recall/route";
 
-const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
-const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
+const { scout: SCOUT_KEY, echo: ECHO_KEY } = DEMO_KEYS;
 const RATE_LIMIT = 5_000;
 const BASE = "http://mnemo.test";
 
-let t: TempDb;
-const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
-
-beforeAll(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db, { scout: SCOUT_KEY, echo: ECHO_KEY });
-  // The routes open the app's database from the environment, as in production.
-  process.env.DATABASE_URL = t.url;
-  process.env.MNEMO_API_RATE_LIMIT = String(RATE_LIMIT);
-  closeDb();
-});
-afterAll(() => {
-  closeDb();
-  process.env.DATABASE_URL = saved.url;
-  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
-  t.close();
-});
+// The routes open the app's database from the environment, as in production.
+const testDb = appDemoDbForFile({ rateLimit: RATE_LIMIT });
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Response | Promise<Response>;
 type RouteModule = Partial<Record<string, Handler>>;
@@ -78,20 +61,20 @@ const asJson = (key: string) => ({ ...bearer(key), "content-type": "application/
 
 async function snapshot() {
   return {
-    facts: await t.db.select().from(facts).orderBy(facts.seq),
-    events: await t.db.select().from(factEvents).orderBy(factEvents.id),
+    facts: await testDb().db.select().from(facts).orderBy(facts.seq),
+    events: await testDb().db.select().from(factEvents).orderBy(factEvents.id),
   };
 }
 
 async function idOf(body: string): Promise<string> {
-  const [row] = await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body));
+  const [row] = await testDb().db.select({ id: facts.id }).from(facts).where(eq(facts.body, body));
   return row.id;
 }
 
 async function newKey(agentId = "scout"): Promise<{ id: string; key: string }> {
   const key = generateAgentKey();
   const id = `key_test_${Math.random().toString(36).slice(2)}`;
-  await t.db.insert(agentKeys).values({ id, agentId, name: "Test", prefix: key.slice(0, 10), hash: hashAgentKey(key) });
+  await testDb().db.insert(agentKeys).values({ id, agentId, name: "Test", prefix: key.slice(0, 10), hash: hashAgentKey(key) });
   return { id, key };
 }
 
@@ -130,7 +113,7 @@ describe("hostile and malformed requests", () => {
     const broken = { url: process.env.DATABASE_URL };
     try {
       // A database that cannot open: the file's folder is a file.
-      process.env.DATABASE_URL = `file:${t.file}/nested/mnemo.db`;
+      process.env.DATABASE_URL = `file:${testDb().file}/nested/mnemo.db`;
       closeDb();
       const response = await send("GET", "/api/v1/recall?channel=general&asker=ana", bearer(SCOUT_KEY));
       expect(response.status).toBe(500);
@@ -200,7 +183,7 @@ describe("keys", () => {
   it("a revoked key stops working at once", async () => {
     const { id, key } = await newKey();
     expect((await send("GET", "/api/v1/recall?channel=general", bearer(key))).status).toBe(200);
-    await t.db.update(agentKeys).set({ revokedAt: new Date().toISOString() }).where(eq(agentKeys.id, id));
+    await testDb().db.update(agentKeys).set({ revokedAt: new Date().toISOString() }).where(eq(agentKeys.id, id));
     const response = await send("GET", "/api/v1/recall?channel=general", bearer(key));
     expect(response.status).toBe(401);
     expect((await response.json()).error.code).toBe("unauthorized");
@@ -208,7 +191,7 @@ describe("keys", () => {
 
   it("records when a key was last used, at most once a minute", async () => {
     const { id, key } = await newKey();
-    const lastUsed = async () => (await t.db.select().from(agentKeys).where(eq(agentKeys.id, id)))[0].lastUsedAt;
+    const lastUsed = async () => (await testDb().db.select().from(agentKeys).where(eq(agentKeys.id, id)))[0].lastUsedAt;
     expect(await lastUsed()).toBeNull();
     await send("GET", "/api/v1/recall?channel=general", bearer(key));
     const first = await lastUsed();
@@ -216,7 +199,7 @@ describe("keys", () => {
     await send("GET", "/api/v1/recall?channel=general", bearer(key));
     expect(await lastUsed()).toBe(first);
     const longAgo = new Date(Date.now() - 5 * 60_000).toISOString();
-    await t.db.update(agentKeys).set({ lastUsedAt: longAgo }).where(eq(agentKeys.id, id));
+    await testDb().db.update(agentKeys).set({ lastUsedAt: longAgo }).where(eq(agentKeys.id, id));
     await send("GET", "/api/v1/recall?channel=general", bearer(key));
     expect((await lastUsed())! > longAgo).toBe(true);
   });
@@ -227,7 +210,7 @@ describe("keys", () => {
     // Stay clear of a window's end, where the count would start again mid-test.
     if (now % RATE_WINDOW_MS > RATE_WINDOW_MS - 2_000) await new Promise((resolve) => setTimeout(resolve, 2_500));
     const windowStart = Date.now() - (Date.now() % RATE_WINDOW_MS);
-    await t.db.insert(apiRateLimits).values({ keyId: id, windowStart, count: RATE_LIMIT - 1 });
+    await testDb().db.insert(apiRateLimits).values({ keyId: id, windowStart, count: RATE_LIMIT - 1 });
     expect((await send("GET", "/api/v1/recall?channel=general", bearer(key))).status).toBe(200);
     const limited = await send("GET", "/api/v1/recall?channel=general", bearer(key));
     expect(limited.status).toBe(429);
