@@ -7,15 +7,13 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import type { AuditActor } from "@/lib/admin/audit";
 import { membershipOf, type SignedInUser } from "@/lib/auth/session";
 import { userAction } from "./user-action";
 
 export type OwnerActionContext = {
   db: Db;
+  /** Who acts, and whom the audit list names. */
   owner: SignedInUser;
-  /** Who the audit list names. */
-  actor: AuditActor;
   workspace: { id: string; name: string };
   /** Refreshes the workspace's settings pages after a change. */
   refresh: () => void;
@@ -36,7 +34,6 @@ export function ownerAction<Schema extends z.ZodType<{ workspace: string }>, Res
         {
           db,
           owner: user,
-          actor: { id: user.id, name: user.name },
           workspace: { id: membership.id, name: membership.name },
           refresh: () => revalidatePath(`/w/${input.workspace}`, "layout"),
         },

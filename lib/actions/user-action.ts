@@ -1,7 +1,7 @@
 /**
  * The base of every server action: parse the input with zod, load the signed-in
  * person from the database, log the call (lib/actions/action-log.ts), then run.
- * ownerAction and agentAction add their workspace checks on top of it; an action
+ * ownerAction and memoryAction add their workspace checks on top of it; an action
  * for any signed-in person (starting a workspace) uses it directly.
  */
 import type { z } from "zod";

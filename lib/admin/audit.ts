@@ -6,6 +6,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 
+/** Whom the audit list names: a signed-in person (lib/auth/session.ts) or the command line. */
 export type AuditActor = { id: string; name: string };
 
 /** The command line acts as this actor. */

@@ -8,6 +8,7 @@ import type { Session } from "next-auth";
 import { cache } from "react";
 import { getDb } from "@/db";
 import { memberships, users, workspaces, type Role } from "@/db/schema";
+import { agentByHandle, type Agent } from "@/lib/agents";
 import { displayName, handleOf } from "@/lib/person-name";
 import { auth } from "./index";
 
@@ -53,12 +54,38 @@ export const membershipOf = cache(async (userId: string, workspaceId: string) =>
   return row ?? null;
 });
 
+/** The person as a member of the workspace, or null when they are not one. */
+async function memberOf(user: SignedInUser, workspaceId: string): Promise<Member | null> {
+  const membership = await membershipOf(user.id, workspaceId);
+  if (!membership) return null;
+  return { ...user, workspace: { id: membership.id, name: membership.name }, role: membership.role };
+}
+
 /** The signed-in member of a workspace; a 404 for anyone else. */
 export async function requireMember(workspaceId: string): Promise<Member> {
-  const user = await requireUser();
-  const membership = await membershipOf(user.id, workspaceId);
-  if (!membership) notFound();
-  return { ...user, workspace: { id: membership.id, name: membership.name }, role: membership.role };
+  const member = await memberOf(await requireUser(), workspaceId);
+  if (!member) notFound();
+  return member;
+}
+
+export type MemberAndAgent = { member: Member; agent: Agent };
+
+/**
+ * The person as a member of the workspace, with its agent of this handle — what
+ * every page, action and route about one agent's memory starts from. Null when
+ * either is missing: a non-member learns nothing, not even whether the agent exists.
+ */
+export async function memberAndAgent(user: SignedInUser, workspaceId: string, handle: string): Promise<MemberAndAgent | null> {
+  const member = await memberOf(user, workspaceId);
+  const agent = member ? await agentByHandle(getDb(), workspaceId, handle) : null;
+  return member && agent ? { member, agent } : null;
+}
+
+/** The signed-in member and the workspace's agent of this handle; a 404 for anyone else. */
+export async function requireMemberAndAgent(workspaceId: string, handle: string): Promise<MemberAndAgent> {
+  const found = await memberAndAgent(await requireUser(), workspaceId, handle);
+  if (!found) notFound();
+  return found;
 }
 
 /** An owner of the workspace; a 404 for members and everyone else, as if the page did not exist. */

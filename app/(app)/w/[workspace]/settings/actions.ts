@@ -20,7 +20,7 @@ const lastOwner = (workspace: string) =>
   `${workspace} needs at least one owner. Make someone else an owner first.`;
 
 export const addPersonAction = ownerAction(addPersonInput, async (ctx, input): Promise<InviteState> => {
-  const result = await addPerson(ctx.db, ctx.actor, ctx.workspace.id, input);
+  const result = await addPerson(ctx.db, ctx.owner, ctx.workspace.id, input);
   switch (result.status) {
     case "invited":
       ctx.refresh();
@@ -31,21 +31,21 @@ export const addPersonAction = ownerAction(addPersonInput, async (ctx, input): P
 });
 
 export const renewInviteAction = ownerAction(inviteTarget, async (ctx, input): Promise<InviteState> => {
-  const result = await renewInvite(ctx.db, ctx.actor, ctx.workspace.id, input.inviteId);
+  const result = await renewInvite(ctx.db, ctx.owner, ctx.workspace.id, input.inviteId);
   if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
   ctx.refresh();
   return { status: "invited", message: inviteMessage(result.email), link: invitePath(result.token) };
 });
 
 export const cancelInviteAction = ownerAction(inviteTarget, async (ctx, input): Promise<AdminState> => {
-  const result = await cancelInvite(ctx.db, ctx.actor, ctx.workspace.id, input.inviteId);
+  const result = await cancelInvite(ctx.db, ctx.owner, ctx.workspace.id, input.inviteId);
   if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
   ctx.refresh();
   return { status: "success", message: `The invitation for ${result.email} is withdrawn; its link no longer works.` };
 });
 
 export const changeRoleAction = ownerAction(changeRoleInput, async (ctx, input): Promise<AdminState> => {
-  const result = await changeRole(ctx.db, ctx.actor, ctx.workspace.id, input.userId, input.role);
+  const result = await changeRole(ctx.db, ctx.owner, ctx.workspace.id, input.userId, input.role);
   switch (result.status) {
     case "changed": {
       ctx.refresh();
@@ -64,7 +64,7 @@ export const changeRoleAction = ownerAction(changeRoleInput, async (ctx, input):
 });
 
 export const removePersonAction = ownerAction(personTarget, async (ctx, input): Promise<AdminState> => {
-  const result = await removePerson(ctx.db, ctx.actor, ctx.workspace.id, input.userId);
+  const result = await removePerson(ctx.db, ctx.owner, ctx.workspace.id, input.userId);
   switch (result.status) {
     case "removed": {
       ctx.refresh();

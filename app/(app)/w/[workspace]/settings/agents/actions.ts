@@ -7,7 +7,7 @@ import { createAgent } from "@/lib/admin/agents";
 import { createAgentInput } from "@/lib/validation/admin";
 
 export const createAgentAction = ownerAction(createAgentInput, async (ctx, input): Promise<AdminState> => {
-  const result = await createAgent(ctx.db, ctx.actor, ctx.workspace.id, input);
+  const result = await createAgent(ctx.db, ctx.owner, ctx.workspace.id, input);
   if (result.status === "handle_taken") {
     return { status: "failed", message: `There is already an agent @${input.handle}. Choose another handle.` };
   }

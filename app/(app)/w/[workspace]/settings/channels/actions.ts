@@ -44,26 +44,26 @@ function changeAnswer(result: ChannelChangeResult, done: string, name: string, r
 }
 
 export const createChannelAction = ownerAction(createChannelInput, async (ctx, input): Promise<AdminState> => {
-  const result = await createChannel(ctx.db, ctx.actor, ctx.workspace.id, input);
+  const result = await createChannel(ctx.db, ctx.owner, ctx.workspace.id, input);
   if (result.status === "name_taken") return { status: "failed", message: nameTaken(input.name) };
   ctx.refresh();
   return { status: "success", message: `#${input.name} is ready. Add the people who are in it.` };
 });
 
 export const renameChannelAction = ownerAction(renameChannelInput, async (ctx, input): Promise<AdminState> => {
-  const result = await renameChannel(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.name);
+  const result = await renameChannel(ctx.db, ctx.owner, ctx.workspace.id, input.channelId, input.name);
   return changeAnswer(result, `Renamed to #${input.name}.`, input.name, ctx.refresh);
 });
 
 export const setChannelKindAction = ownerAction(setChannelKindInput, async (ctx, input): Promise<AdminState> => {
-  const result = await setChannelKind(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.kind);
+  const result = await setChannelKind(ctx.db, ctx.owner, ctx.workspace.id, input.channelId, input.kind);
   return changeAnswer(result, `The channel is now ${KIND_NAMES[input.kind]}.`, "", ctx.refresh);
 });
 
 export const addChannelMemberAction = ownerAction(
   addChannelMemberInput,
   async (ctx, input): Promise<AddChannelMemberState> => {
-    const result = await addChannelMember(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.userId, input.confirmedFacts);
+    const result = await addChannelMember(ctx.db, ctx.owner, ctx.workspace.id, input.channelId, input.userId, input.confirmedFacts);
     switch (result.status) {
       case "not_found":
         return { status: "failed", message: NOTHING_HERE };
@@ -90,7 +90,7 @@ export const addChannelMemberAction = ownerAction(
 );
 
 export const removeChannelMemberAction = ownerAction(channelMemberInput, async (ctx, input): Promise<AdminState> => {
-  const result = await removeChannelMember(ctx.db, ctx.actor, ctx.workspace.id, input.channelId, input.userId);
+  const result = await removeChannelMember(ctx.db, ctx.owner, ctx.workspace.id, input.channelId, input.userId);
   if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
   if (result.status === "unchanged") return { status: "success", message: `${result.name} wasn't in it.` };
   ctx.refresh();

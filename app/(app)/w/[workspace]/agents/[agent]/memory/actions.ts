@@ -5,7 +5,7 @@
  * re-checks session, membership and agent; the data layer applies the rule in
  * the query itself. Answers are small states, never rows.
  */
-import { agentAction, NOT_FOUND } from "@/lib/actions/agent-action";
+import { memoryAction, NOT_FOUND } from "@/lib/actions/memory-action";
 import type { FactActionState, HistoryState } from "@/lib/actions/memory-states";
 import { MAX_FACTS } from "@/lib/memory/rules";
 import { factHistory } from "@/lib/memory/store";
@@ -21,7 +21,7 @@ function fullMessage(agentName: string): string {
   return `${agentName}'s memory is full (${MAX_FACTS.toLocaleString("en-US")} facts). Forget a fact before adding another.`;
 }
 
-export const addFactAction = agentAction(addFactInput, async (ctx, input): Promise<FactActionState> => {
+export const addFactAction = memoryAction(addFactInput, async (ctx, input): Promise<FactActionState> => {
   const result = await tellFact(ctx.db, ctx.viewer, ctx.agent, {
     text: input.text,
     scope: input.scope,
@@ -45,7 +45,7 @@ export const addFactAction = agentAction(addFactInput, async (ctx, input): Promi
   }
 });
 
-export const correctFactAction = agentAction(correctFactInput, async (ctx, input): Promise<FactActionState> => {
+export const correctFactAction = memoryAction(correctFactInput, async (ctx, input): Promise<FactActionState> => {
   const result = await correctFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.version, input.text);
   switch (result.status) {
     case "corrected":
@@ -70,21 +70,21 @@ export const correctFactAction = agentAction(correctFactInput, async (ctx, input
   }
 });
 
-export const pinFactAction = agentAction(pinFactInput, async (ctx, input): Promise<FactActionState> => {
+export const pinFactAction = memoryAction(pinFactInput, async (ctx, input): Promise<FactActionState> => {
   const result = await setPinned(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.pinned);
   if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
   ctx.refresh();
   return { status: "success", message: input.pinned ? "Pinned." : "Unpinned." };
 });
 
-export const forgetFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+export const forgetFactAction = memoryAction(factTarget, async (ctx, input): Promise<FactActionState> => {
   const result = await forgetFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
   if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
   ctx.refresh();
   return { status: "success", message: "Forgotten." };
 });
 
-export const restoreFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+export const restoreFactAction = memoryAction(factTarget, async (ctx, input): Promise<FactActionState> => {
   const result = await restoreFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
   switch (result.status) {
     case "restored":
@@ -99,14 +99,14 @@ export const restoreFactAction = agentAction(factTarget, async (ctx, input): Pro
   }
 });
 
-export const purgeFactAction = agentAction(factTarget, async (ctx, input): Promise<FactActionState> => {
+export const purgeFactAction = memoryAction(factTarget, async (ctx, input): Promise<FactActionState> => {
   const result = await purgeFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId);
   if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
   ctx.refresh();
   return { status: "success", message: "Forgotten for good." };
 });
 
-export const factHistoryAction = agentAction(
+export const factHistoryAction = memoryAction(
   factTarget,
   async (ctx, input): Promise<HistoryState> => {
     const events = await factHistory(ctx.db, ctx.viewer, ctx.agent.id, input.factId);

@@ -13,7 +13,7 @@ import { createKeyInput, deleteAgentInput, renameAgentInput, revokeKeyInput } fr
 const facts = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "fact" : "facts"}`;
 
 export const renameAgentAction = ownerAction(renameAgentInput, async (ctx, input): Promise<AdminState> => {
-  const result = await renameAgent(ctx.db, ctx.actor, ctx.workspace.id, input.agentId, input.name);
+  const result = await renameAgent(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, input.name);
   if (result.status === "not_found") return { status: "failed", message: NOTHING_HERE };
   if (result.status === "unchanged") return { status: "success", message: "Nothing changed." };
   ctx.refresh();
@@ -21,7 +21,7 @@ export const renameAgentAction = ownerAction(renameAgentInput, async (ctx, input
 });
 
 export const deleteAgentAction = ownerAction(deleteAgentInput, async (ctx, input): Promise<AdminState> => {
-  const result = await deleteAgent(ctx.db, ctx.actor, ctx.workspace.id, input.agentId, input.expectedFacts);
+  const result = await deleteAgent(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, input.expectedFacts);
   switch (result.status) {
     case "deleted":
       ctx.refresh();
@@ -41,7 +41,7 @@ export const deleteAgentAction = ownerAction(deleteAgentInput, async (ctx, input
 });
 
 export const createKeyAction = ownerAction(createKeyInput, async (ctx, input): Promise<NewKeyState> => {
-  const created = await createAgentKey(ctx.db, ctx.actor, ctx.workspace.id, input.agentId, input.name);
+  const created = await createAgentKey(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, input.name);
   if (!created) return { status: "failed", message: NOTHING_HERE };
   ctx.refresh();
   return {
@@ -52,7 +52,7 @@ export const createKeyAction = ownerAction(createKeyInput, async (ctx, input): P
 });
 
 export const revokeKeyAction = ownerAction(revokeKeyInput, async (ctx, input): Promise<AdminState> => {
-  if (!(await revokeAgentKey(ctx.db, ctx.actor, ctx.workspace.id, input.keyId))) {
+  if (!(await revokeAgentKey(ctx.db, ctx.owner, ctx.workspace.id, input.keyId))) {
     return { status: "failed", message: NOTHING_HERE };
   }
   ctx.refresh();

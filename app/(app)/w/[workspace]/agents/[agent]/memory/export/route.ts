@@ -5,8 +5,7 @@
  * non-member gets the same 404 as for a workspace or agent that does not exist.
  */
 import { getDb } from "@/db";
-import { agentByHandle } from "@/lib/agents";
-import { currentUser, membershipOf } from "@/lib/auth/session";
+import { currentUser, memberAndAgent } from "@/lib/auth/session";
 import { exportFacts, exportFileName } from "@/lib/memory/export";
 
 type Context = { params: Promise<{ workspace: string; agent: string }> };
@@ -19,17 +18,16 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
     signIn.searchParams.set("callbackUrl", new URL(request.url).pathname);
     return Response.redirect(signIn, 303);
   }
-  const db = getDb();
-  const membership = await membershipOf(user.id, workspaceId);
-  const agent = membership ? await agentByHandle(db, workspaceId, handle) : null;
-  if (!membership || !agent) {
+  const found = await memberAndAgent(user, workspaceId, handle);
+  if (!found) {
     return new Response("There is no such agent in a workspace of yours.\n", {
       status: 404,
       headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
     });
   }
+  const { member, agent } = found;
   const now = new Date();
-  const file = await exportFacts(db, { workspaceId, userId: user.id }, { id: membership.id, name: membership.name }, agent, now);
+  const file = await exportFacts(getDb(), { workspaceId, userId: user.id }, member.workspace, agent, now);
   return new Response(`${JSON.stringify(file, null, 2)}\n`, {
     headers: {
       "content-type": "application/json; charset=utf-8",

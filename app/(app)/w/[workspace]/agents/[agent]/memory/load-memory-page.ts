@@ -1,0 +1,183 @@
+/**
+ * Everything the Memory page shows, read for one member in one go: the groups of
+ * facts they may see (one page each), the recently forgotten, the quota, and the
+ * recall preview. Each fact leaves here as a FactView — what the person may see
+ * of it and whether they may change it — never as a row.
+ */
+import { getDb } from "@/db";
+import type { FactView } from "@/components/memory/fact-card";
+import type { ForgottenView } from "@/components/memory/forgotten-list";
+import type { PreviewResult } from "@/components/memory/recall-preview";
+import type { Agent } from "@/lib/agents";
+import type { Member } from "@/lib/auth/session";
+import { requestTime } from "@/lib/ids";
+import { readableChannels, type ReadableChannel } from "@/lib/memory/channels";
+import { derivePlace, PlaceError } from "@/lib/memory/place";
+import { memorySection } from "@/lib/memory/prompt-section";
+import { changeableBy, FORGET_GRACE_DAYS, type Scope, type Viewer } from "@/lib/memory/rules";
+import {
+  countVisibleFacts,
+  decodeCursor,
+  listForgottenFacts,
+  listVisibleFacts,
+  liveFactCount,
+  recall,
+  type FactFilters,
+  type ListedFact,
+  type StoredFact,
+} from "@/lib/memory/store";
+import { graceCutoff } from "@/lib/memory/writes";
+import type { MemoryPageParams } from "@/lib/validation/memory";
+
+const GROUPS: { scope: Scope; id: string; title: string; description: string }[] = [
+  { scope: "workspace", id: "group-workspace", title: "Workspace", description: "Recalled anywhere in the workspace." },
+  { scope: "channel", id: "group-channel", title: "Conversations", description: "Recalled only in their channel." },
+  { scope: "person", id: "group-person", title: "Just you", description: "Recalled only in your direct message." },
+];
+
+/** One group as the page shows it: its count, one page of facts, and the links to page through it. */
+export type FactGroupView = {
+  scope: Scope;
+  id: string;
+  title: string;
+  description: string;
+  count: number;
+  facts: FactView[];
+  olderHref: string | null;
+  newestHref: string | null;
+};
+
+export type MemoryPageData = {
+  /** The page's own path, without parameters. */
+  base: string;
+  now: number;
+  /** The conversations the member can read. */
+  channels: ReadableChannel[];
+  /** Where a recall can be previewed: the member's own DM first. */
+  places: { id: string; label: string }[];
+  groups: FactGroupView[];
+  forgotten: ForgottenView[];
+  kept: number;
+  preview: PreviewResult;
+  /** The page's parameters but the preview's, for the preview form to keep. */
+  keep: Record<string, string>;
+};
+
+const dateOnly = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
+
+/** The page's URL with some parameters changed (undefined removes one). */
+function hrefWith(base: string, params: MemoryPageParams, changes: Partial<Record<keyof MemoryPageParams, string | undefined>>) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...params, ...changes })) if (value) query.set(key, value);
+  const text = query.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
+  return {
+    id: fact.id,
+    body: fact.body,
+    scope: fact.scope as Scope,
+    channelLabel: fact.scope === "channel" ? (fact.scopeLabel ?? `#${fact.scopeRef}`) : null,
+    keptBy: fact.createdByKind === "agent" ? agentName : `Told by ${fact.createdByName ?? "a former member"}`,
+    // For a fact a person told, "from @them" would only repeat "Told by"; after a correction it says who corrected it.
+    sourceLabel: fact.sourceKind === "person" && !fact.correctedAt ? null : fact.sourceLabel,
+    corrected: Boolean(fact.correctedAt),
+    pinned: fact.pinned,
+    version: fact.version,
+    updatedAt: fact.updatedAt,
+    canChange: changeableBy(fact, viewer),
+  };
+}
+
+function toForgottenView(fact: StoredFact): ForgottenView {
+  return {
+    id: fact.id,
+    body: fact.body,
+    forgottenAt: fact.forgottenAt ?? "",
+    purgeOn: dateOnly.format(new Date(new Date(fact.forgottenAt ?? 0).getTime() + FORGET_GRACE_DAYS * 86_400_000)),
+  };
+}
+
+async function previewFor(
+  workspaceId: string,
+  agentId: string,
+  userId: string,
+  channelId: string | undefined,
+  channels: ReadableChannel[],
+): Promise<PreviewResult> {
+  if (!channelId) return { status: "none" };
+  try {
+    const { place } = await derivePlace(getDb(), workspaceId, channelId, userId);
+    const facts = await recall(getDb(), agentId, place);
+    const label = channels.find((c) => c.id === channelId)?.label ?? channelId;
+    return {
+      status: "ok",
+      placeLabel: label,
+      facts: facts.map((f) => ({ id: f.id, body: f.body, pinned: f.pinned })),
+      section: memorySection(facts),
+    };
+  } catch (error) {
+    if (error instanceof PlaceError) return { status: "refused" };
+    throw error;
+  }
+}
+
+export async function loadMemoryPage(member: Member, agent: Agent, query: MemoryPageParams): Promise<MemoryPageData> {
+  const db = getDb();
+  const workspaceId = member.workspace.id;
+  const sqlViewer = { workspaceId, userId: member.id };
+  const channels = await readableChannels(db, sqlViewer);
+  const readable = new Set(channels.map((c) => c.id));
+  const viewer: Viewer = { workspaceId, id: member.id, owner: member.role === "owner", canRead: (id) => readable.has(id) };
+  const filters: FactFilters = {
+    search: query.q,
+    scope: query.scope,
+    channelId: query.channel,
+    pinned: query.pinned === undefined ? undefined : query.pinned === "yes",
+    keptBy: query.kept,
+    sourceKind: query.source,
+  };
+
+  const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
+  const [counts, pages, kept, forgotten, preview] = await Promise.all([
+    countVisibleFacts(db, sqlViewer, agent.id, filters),
+    Promise.all(
+      groups.map((group) =>
+        listVisibleFacts(db, sqlViewer, agent.id, {
+          ...filters,
+          scope: group.scope,
+          after: decodeCursor(query[`after_${group.scope}`]),
+        }),
+      ),
+    ),
+    liveFactCount(db, agent.id),
+    listForgottenFacts(db, sqlViewer, agent.id, graceCutoff()),
+    previewFor(workspaceId, agent.id, member.id, query.preview, channels),
+  ]);
+
+  const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
+  return {
+    base,
+    now: requestTime(),
+    channels,
+    places: [...channels].sort((a, b) => Number(b.isOwnDm) - Number(a.isOwnDm)).map((c) => ({ id: c.id, label: c.label })),
+    groups: groups.map((group, i) => {
+      const page = pages[i];
+      const cursor = `after_${group.scope}` as const;
+      return {
+        ...group,
+        count: counts[group.scope],
+        facts: page.facts.map((fact) => toView(fact, agent.name, viewer)),
+        olderHref: page.next ? hrefWith(base, query, { [cursor]: page.next }) : null,
+        newestHref: query[cursor] ? hrefWith(base, query, { [cursor]: undefined }) : null,
+      };
+    }),
+    forgotten: forgotten.map(toForgottenView),
+    kept,
+    preview,
+    keep: Object.fromEntries(
+      Object.entries(query).filter(([key, value]) => key !== "preview" && typeof value === "string"),
+    ) as Record<string, string>,
+  };
+}
