@@ -17,7 +17,8 @@ import { displayName, displayNameSql } from "@/lib/person-name";
 import { recordAudit, type AuditActor } from "./audit";
 import { issueInvite } from "./invites";
 
-export type Person = {
+/** A person as the workspace's People page lists them (accounts.ts's Person is the account itself). */
+export type WorkspacePerson = {
   id: string;
   name: string;
   email: string;
@@ -26,7 +27,7 @@ export type Person = {
 };
 
 /** Everyone in the workspace, owners first, then by name. (Invitations still waiting: `listInvites`.) */
-export async function listPeople(db: Conn, workspaceId: string): Promise<Person[]> {
+export async function listPeople(db: Conn, workspaceId: string): Promise<WorkspacePerson[]> {
   const rows = await db
     .select({
       id: users.id,
