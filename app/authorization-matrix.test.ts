@@ -12,8 +12,7 @@
  * cookie, Auth.js's signIn/signOut and revalidatePath, which need a request.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDb } from "@/db";
-import { seedDemo } from "@/db/seed";
+import type { Db } from "@/db/client";
 import { addPerson } from "@/lib/admin/people";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import {
@@ -26,8 +25,8 @@ import {
   type Place,
   type Viewer,
 } from "@/lib/memory/rules";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { allRows, resetIfChanged, snapshot as snapshotRows, tableRows, type Snapshot } from "@/lib/testing/db-rows";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 const { signInAs, authSignIn } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
@@ -38,8 +37,7 @@ const { signInAs, authSignIn } = await vi.hoisted(() => import("@/lib/testing/si
 const PEOPLE_ACTORS = ["signed out", "gina", "gus", "max", "ana", "olivia"] as const;
 type PersonActor = (typeof PEOPLE_ACTORS)[number];
 
-const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
-const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
+const { scout: SCOUT_KEY, echo: ECHO_KEY } = DEMO_KEYS;
 const HELPER_KEY = generateAgentKey();
 const REVOKED_KEY = generateAgentKey();
 const KEY_ACTORS = ["scout's key", "helper's key", "echo's key", "revoked key", "no key"] as const;
@@ -69,17 +67,18 @@ type FactRow = {
   forgotten_at: string | null;
 };
 
-let t: TempDb;
+const testDb = appDemoDbForFile();
+let db: Db;
 let seededRows: Snapshot;
 let baseline: Snapshot;
-const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT, signup: process.env.MNEMO_SIGNUP };
+const savedSignup = process.env.MNEMO_SIGNUP;
 
-const rows = (table: string) => tableRows(t.db, table);
-const snapshot = () => snapshotRows(t.db);
+const rows = (table: string) => tableRows(db, table);
+const snapshot = () => snapshotRows(db);
 
 /** Restores the seed if the cell (or its setup) changed anything. */
 async function reset() {
-  if (await resetIfChanged(t.db, seededRows, baseline)) expect(await snapshot()).toEqual(baseline);
+  if (await resetIfChanged(db, seededRows, baseline)) expect(await snapshot()).toEqual(baseline);
 }
 
 // What the rules read, loaded once from the seeded rows.
@@ -153,10 +152,9 @@ beforeAll(async () => {
   vi.spyOn(process.stdout, "write").mockImplementation((chunk, ...rest) =>
     String(chunk).startsWith('{"time"') ? true : write(chunk as string, ...(rest as [])),
   );
-  t = await createTempDb();
-  await seedDemo(t.db, { scout: SCOUT_KEY, echo: ECHO_KEY });
+  db = testDb().db;
   // A second acme agent with its own key, and a revoked key of Scout's.
-  await t.db.$client.batch(
+  await db.$client.batch(
     [
       { sql: "INSERT INTO agents (id, workspace_id, handle, name) VALUES ('helper', 'acme', 'helper', 'Helper')", args: [] },
       {
@@ -171,33 +169,26 @@ beforeAll(async () => {
     "write",
   );
   // An invitation waiting, with an id the cases can name, so renewInvite and cancelInvite have something to act on.
-  const invited = await addPerson(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
+  const invited = await addPerson(db, { id: "olivia", name: "Olivia Owen" }, "acme", { email: "pia@acme.test" });
   if (invited.status !== "invited") throw new Error("expected an invite");
-  await t.db.$client.execute("UPDATE workspace_invites SET id = 'inv_pia' WHERE email = 'pia@acme.test'");
+  await db.$client.execute("UPDATE workspace_invites SET id = 'inv_pia' WHERE email = 'pia@acme.test'");
   piaToken = invited.token;
-  seededRows = await allRows(t.db);
+  seededRows = await allRows(db);
   baseline = await snapshot();
   channelRows = (await rows("channels")) as typeof channelRows;
   channelMemberRows = (await rows("channel_members")) as typeof channelMemberRows;
   membershipRows = (await rows("memberships")) as typeof membershipRows;
   factRows = (await rows("facts")) as unknown as FactRow[];
 
-  process.env.DATABASE_URL = t.url;
-  process.env.MNEMO_API_RATE_LIMIT = "1000000";
   delete process.env.MNEMO_SIGNUP;
-  closeDb();
 });
 
 afterAll(() => {
   print("actions", PEOPLE_ACTORS);
   print("api", KEY_ACTORS);
   console.log(`authorization matrix: ${cells} cells`);
-  closeDb();
-  process.env.DATABASE_URL = saved.url;
-  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
-  if (saved.signup === undefined) delete process.env.MNEMO_SIGNUP;
-  else process.env.MNEMO_SIGNUP = saved.signup;
-  t?.close();
+  if (savedSignup === undefined) delete process.env.MNEMO_SIGNUP;
+  else process.env.MNEMO_SIGNUP = savedSignup;
 });
 
 // --- Server actions ---
@@ -244,7 +235,7 @@ describe("server actions × people", () => {
           const expected: Verdict = viewer && rule(factScope(fact), viewer) ? "allow" : "deny";
           // Restore and purge act on a fact in "Recently forgotten".
           if (name === "restore" || name === "purge") {
-            await t.db.$client.execute({ sql: "UPDATE facts SET forgotten_at = ? WHERE id = ?", args: [new Date().toISOString(), fact.id] });
+            await db.$client.execute({ sql: "UPDATE facts SET forgotten_at = ? WHERE id = ?", args: [new Date().toISOString(), fact.id] });
           }
           const input: Record<string, unknown> = { workspace: fact.workspace_id, agent: handleOfAgent(fact.agent_id), factId: fact.id };
           if (name === "correct") Object.assign(input, { version: fact.version, text: `Corrected by the matrix: ${fact.body}` });
@@ -289,7 +280,7 @@ describe("server actions × people", () => {
           return {
             ...verdictOf(answer),
             check: async () => {
-              const [added] = await t.db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: ["The matrix adds this fact."] }).then((r) => r.rows);
+              const [added] = await db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: ["The matrix adds this fact."] }).then((r) => r.rows);
               expect(added).toMatchObject({ scope: target.scope, created_by: actor, pinned: 1 });
             },
           };
@@ -536,7 +527,7 @@ describe("agent API × keys", () => {
             return {
               ...got,
               check: async () => {
-                const { rows: added } = await t.db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: [body.fact] });
+                const { rows: added } = await db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: [body.fact] });
                 const want = scopeFor(place!, "workspace");
                 expect(added.map((r) => ({ ...r }))).toMatchObject([{ agent_id: agent!.id, scope: want.scope, scope_ref: want.ref }]);
               },

@@ -16,11 +16,11 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDb } from "@/db";
-import { DEMO_PEOPLE, seedDemo } from "@/db/seed";
+import type { Db } from "@/db/client";
+import { DEMO_PEOPLE } from "@/db/seed";
 import { agentMayForget, changeableBy, MAX_FACT, recallable, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { allRows, resetIfChanged, snapshot, tableRows, type Snapshot } from "@/lib/testing/db-rows";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
 const { signInAs, authSignIn, AuthError } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 // As a double, Auth.js finds every credential wrong.
@@ -29,18 +29,17 @@ authSignIn.mockImplementation(async () => {
 });
 const PEOPLE = DEMO_PEOPLE.map((person) => person.id);
 
-const SCOUT_KEY = `mnemo_${"s".repeat(43)}`;
-const ECHO_KEY = `mnemo_${"e".repeat(43)}`;
+const { scout: SCOUT_KEY, echo: ECHO_KEY } = DEMO_KEYS;
 const KEY_AGENT: Record<string, { id: string; workspaceId: string }> = {
   [SCOUT_KEY]: { id: "scout", workspaceId: "acme" },
   [ECHO_KEY]: { id: "echo", workspaceId: "globex" },
 };
 
-let t: TempDb;
+const testDb = appDemoDbForFile();
+let db: Db;
 let seeded: Snapshot;
 let baseline: Snapshot;
 let factIds: string[];
-const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
 
 beforeAll(async () => {
   const write = process.stdout.write.bind(process.stdout);
@@ -49,23 +48,15 @@ beforeAll(async () => {
   );
   // The unexpected-error path logs to stderr; a 500 fails the property anyway.
   vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  t = await createTempDb();
-  await seedDemo(t.db, { scout: SCOUT_KEY, echo: ECHO_KEY });
-  seeded = await allRows(t.db);
-  baseline = await snapshot(t.db);
+  db = testDb().db;
+  seeded = await allRows(db);
+  baseline = await snapshot(db);
   factIds = seeded.facts.map((f) => String(f.id));
-  process.env.DATABASE_URL = t.url;
-  process.env.MNEMO_API_RATE_LIMIT = "1000000";
-  closeDb();
 });
 
 afterAll(() => {
   vi.restoreAllMocks();
   console.table(Object.fromEntries(seen));
-  closeDb();
-  process.env.DATABASE_URL = saved.url;
-  process.env.MNEMO_API_RATE_LIMIT = saved.limit;
-  t?.close();
 });
 
 // --- What the rules read, from the seeded rows ---
@@ -219,8 +210,8 @@ function expectEnvelope(status: number, text: string, contentType: string | null
 
 /** After a refusal: nothing changed. After a success: the seed is put back for the next run. */
 async function settle(refused: boolean, before: Snapshot) {
-  if (refused) expect(await snapshot(t.db)).toEqual(before);
-  await resetIfChanged(t.db, seeded, baseline);
+  if (refused) expect(await snapshot(db)).toEqual(before);
+  await resetIfChanged(db, seeded, baseline);
 }
 
 /** MNEMO_FUZZ_SCALE=10 runs ten times as many cases, for a longer hunt than CI's. */
@@ -242,7 +233,7 @@ describe("agent API under hostile input", () => {
     const { POST } = await routes.memories();
     await fc.assert(
       fc.asyncProperty(rawBody, keyLike, fc.constantFrom("application/json", "text/plain", undefined, "application/json; charset=utf-16"), async (body, key, type) => {
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         let request: Request;
         try {
           request = new Request(`${BASE}/api/v1/memories`, { method: "POST", headers: headersFor(key, type), body });
@@ -294,7 +285,7 @@ describe("agent API under hostile input", () => {
     );
     await fc.assert(
       fc.asyncProperty(query, keyLike, async (q, key) => {
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         let request: Request;
         try {
           request = new Request(`${BASE}/api/v1/recall?${q}`, { headers: headersFor(key) });
@@ -318,7 +309,7 @@ describe("agent API under hostile input", () => {
             .filter((f) => recallable({ workspaceId: String(f.workspace_id), scope: String(f.scope), scopeRef: String(f.scope_ref) }, place!));
           expect(facts.map((f) => f.id).sort()).toEqual(wanted.map((f) => String(f.id)).sort());
         }
-        expect(await snapshot(t.db)).toEqual(before); // recall never writes
+        expect(await snapshot(db)).toEqual(before); // recall never writes
       }),
       { numRuns: RUNS.api },
     );
@@ -335,7 +326,7 @@ describe("agent API under hostile input", () => {
     const channelAsker = fc.tuple(channelLike, fc.option(askerLike, { nil: undefined }));
     await fc.assert(
       fc.asyncProperty(id, channelAsker, keyLike, fc.boolean(), async (rawId, [channel, asker], key, encode) => {
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         let request: Request;
         let segment: string;
         try {
@@ -401,7 +392,7 @@ describe("agent API under hostile input", () => {
     );
     await fc.assert(
       fc.asyncProperty(message, keyLike, async (body, key) => {
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         const headers = { ...headersFor(key, "application/json"), accept: "application/json, text/event-stream" };
         let request: Request;
         try {
@@ -448,7 +439,7 @@ describe("the Memory page's export under hostile path parameters", () => {
     await fc.assert(
       fc.asyncProperty(segment, segment, fc.constantFrom(null, ...PEOPLE), async (workspace, agent, actor) => {
         signInAs(actor);
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         const response = await GET(new Request(`${BASE}/w/x/agents/y/memory/export`), { params: Promise.resolve({ workspace, agent }) });
         const text = await response.text();
         tally("GET …/memory/export", response.status);
@@ -456,7 +447,7 @@ describe("the Memory page's export under hostile path parameters", () => {
         const own = (workspace === "acme" && agent === "scout") || (workspace === "globex" && agent === "echo");
         if (response.status === 200) expect(actor && own && roleOf(actor, workspace)).toBeTruthy();
         else expect(actor ? [404] : [303]).toContain(response.status);
-        expect(await snapshot(t.db)).toEqual(before);
+        expect(await snapshot(db)).toEqual(before);
       }),
       { numRuns: RUNS.export },
     );
@@ -531,7 +522,7 @@ function actionInput(ids: string[]): fc.Arbitrary<FormData | Record<string, unkn
 
 /** What a successful call may have done, checked against the rules over the seed. */
 async function obeysRules(name: string, actor: string, input: Record<string, unknown>) {
-  const facts = (await tableRows(t.db, "facts")) as { id: string; body: string; scope: string; scope_ref: string; workspace_id: string; created_by: string; created_by_kind: string }[];
+  const facts = (await tableRows(db, "facts")) as { id: string; body: string; scope: string; scope_ref: string; workspace_id: string; created_by: string; created_by_kind: string }[];
   for (const fact of facts) oneCleanLine(fact.body);
   const workspace = String(input.workspace);
   const viewer = viewerOf(actor, workspace);
@@ -549,7 +540,7 @@ async function obeysRules(name: string, actor: string, input: Record<string, unk
   }
   if (!["add", "correct", "pin", "forget", "restore", "purge", "history"].includes(name)) expect(viewer!.owner, `${name} by a non-owner`).toBe(true);
   // Every workspace keeps an owner.
-  const memberships = (await tableRows(t.db, "memberships")) as { workspace_id: string; role: string }[];
+  const memberships = (await tableRows(db, "memberships")) as { workspace_id: string; role: string }[];
   for (const ws of ["acme", "globex"]) expect(memberships.some((m) => m.workspace_id === ws && m.role === "owner")).toBe(true);
 }
 
@@ -592,7 +583,7 @@ describe("server actions under hostile input", () => {
       fc.asyncProperty(fc.constantFrom(...names), fc.constantFrom(null, ...PEOPLE), fc.oneof({ weight: 9, arbitrary: actionInput(factIds) }, jsonish), async (name, actor, raw) => {
         const input = raw as FormData | Record<string, unknown>;
         signInAs(actor);
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         let answer: Answer;
         try {
           answer = await actions[name](input);
@@ -632,7 +623,7 @@ describe("server actions under hostile input", () => {
     const forms = fc.oneof({ weight: 4, arbitrary: actionInput(factIds) }, jsonish) as fc.Arbitrary<FormData>;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...(Object.keys(publicActions) as (keyof typeof publicActions)[])), forms, async (name, input) => {
-        const before = await snapshot(t.db);
+        const before = await snapshot(db);
         let answer: Answer;
         try {
           answer = (await publicActions[name](input)) as Answer;

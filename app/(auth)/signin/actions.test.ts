@@ -4,19 +4,13 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-const doubles = vi.hoisted(() => ({
-  signIn: vi.fn<(provider: string, options: Record<string, unknown>) => Promise<void>>(),
-  AuthError: class AuthError extends Error {},
-}));
-vi.mock("@/lib/auth", () => ({ signIn: doubles.signIn }));
-// next-auth's own module imports "next/server", which resolves only inside Next's bundler.
-vi.mock("next-auth", () => ({ AuthError: doubles.AuthError }));
+const { authSignIn, AuthError } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 const { signInWithPassword } = await import("./actions");
 
 /** An Auth.js failure with the code authorize gave it. */
 function refusal(code: string): Error {
-  return Object.assign(new doubles.AuthError("CredentialsSignin"), { code });
+  return Object.assign(new AuthError("CredentialsSignin"), { code });
 }
 
 function form(email: string, password: string): FormData {
@@ -27,7 +21,7 @@ function form(email: string, password: string): FormData {
 }
 
 beforeEach(() => {
-  doubles.signIn.mockReset();
+  authSignIn.mockReset();
 });
 
 describe("signInWithPassword", () => {
@@ -38,7 +32,7 @@ describe("signInWithPassword", () => {
     ["wrong_credentials", "That email and password don't match an account. Check them and try again."],
     ["rate_limited_", "That email and password don't match an account. Check them and try again."],
   ])("answers %s with: %s", async (code, message) => {
-    doubles.signIn.mockImplementation(async () => {
+    authSignIn.mockImplementation(async () => {
       throw refusal(code);
     });
     expect(await signInWithPassword({ status: "idle" }, form("ana@acme.test", "a guess"))).toEqual({

@@ -12,10 +12,7 @@ import { verifyPassword } from "@/lib/auth/password";
 import { SIGN_UPS_PER_ADDRESS } from "@/lib/auth/throttle";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
-const doubles = vi.hoisted(() => ({ signIn: vi.fn<(provider: string, options: Record<string, unknown>) => Promise<void>>() }));
-vi.mock("@/lib/auth", () => ({ signIn: doubles.signIn }));
-// next-auth's own module imports "next/server", which resolves only inside Next's bundler.
-vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
+const { authSignIn } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
 let t: TempDb;
 let appDb: Db;
@@ -43,7 +40,7 @@ beforeEach(async () => {
   });
   process.env.MNEMO_DEMO = "0";
   process.env.MNEMO_SIGNUP = "closed";
-  doubles.signIn.mockReset();
+  authSignIn.mockReset();
 });
 
 function form(fields: Record<string, string>): FormData {
@@ -70,7 +67,7 @@ describe("createAccountAction", () => {
     const [membership] = await t.db.select().from(memberships).where(eq(memberships.userId, person.id));
     // Random after the name, like every new workspace: an id tells nothing about the others.
     expect(membership).toMatchObject({ workspaceId: expect.stringMatching(/^initech-[0-9a-z]{6}$/), role: "owner" });
-    expect(doubles.signIn).toHaveBeenCalledWith("credentials", {
+    expect(authSignIn).toHaveBeenCalledWith("credentials", {
       email: "peter@initech.test",
       password: "tps-reports-2",
       redirectTo: `/w/${membership.workspaceId}`,
@@ -79,7 +76,7 @@ describe("createAccountAction", () => {
 
   it("refuses a forged sign-up once closed, changing nothing and signing no one in", async () => {
     await createAccountAction({ status: "idle" }, form(FIRST));
-    doubles.signIn.mockReset();
+    authSignIn.mockReset();
     const before = await counts();
     for (const forged of [{ ...FIRST, email: "bill@initech.test" }, ACCOUNT]) {
       expect(await createAccountAction({ status: "idle" }, form(forged))).toEqual({
@@ -89,7 +86,7 @@ describe("createAccountAction", () => {
       });
     }
     expect(await counts()).toEqual(before);
-    expect(doubles.signIn).not.toHaveBeenCalled();
+    expect(authSignIn).not.toHaveBeenCalled();
   });
 
   it("refuses the first account beside the demo", async () => {
@@ -104,7 +101,7 @@ describe("createAccountAction", () => {
     const before = await counts();
     expect(await createAccountAction({ status: "idle" }, form(ACCOUNT))).toEqual({ status: "idle" });
     expect(await counts()).toEqual({ users: before.users + 1, workspaces: before.workspaces });
-    expect(doubles.signIn).toHaveBeenCalledWith("credentials", expect.objectContaining({ email: "milton@initech.test", redirectTo: "/" }));
+    expect(authSignIn).toHaveBeenCalledWith("credentials", expect.objectContaining({ email: "milton@initech.test", redirectTo: "/" }));
 
     expect(await createAccountAction({ status: "idle" }, form({ ...ACCOUNT, email: "ana@acme.test" }))).toMatchObject({
       status: "failed",
