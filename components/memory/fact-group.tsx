@@ -1,16 +1,7 @@
 import Link from "next/link";
 import { FactCard, type FactView } from "./fact-card";
 
-/** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
-export function FactGroup({
-  id,
-  title,
-  description,
-  count,
-  facts,
-  olderHref,
-  newestHref,
-}: {
+export type FactGroupProps = {
   id: string;
   title: string;
   description: string;
@@ -18,7 +9,10 @@ export function FactGroup({
   facts: FactView[];
   olderHref: string | null;
   newestHref: string | null;
-}) {
+};
+
+/** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
+export function FactGroup({ id, title, description, count, facts, olderHref, newestHref }: FactGroupProps) {
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline gap-x-3">

@@ -6,6 +6,7 @@
  */
 import { getDb } from "@/db";
 import type { FactView } from "@/components/memory/fact-card";
+import type { FactGroupProps } from "@/components/memory/fact-group";
 import type { ForgottenView } from "@/components/memory/forgotten-list";
 import type { PreviewResult } from "@/components/memory/recall-preview";
 import type { Agent } from "@/lib/agents";
@@ -36,16 +37,7 @@ const GROUPS: { scope: Scope; id: string; title: string; description: string }[]
 ];
 
 /** One group as the page shows it: its count, one page of facts, and the links to page through it. */
-export type FactGroupView = {
-  scope: Scope;
-  id: string;
-  title: string;
-  description: string;
-  count: number;
-  facts: FactView[];
-  olderHref: string | null;
-  newestHref: string | null;
-};
+export type FactGroupView = FactGroupProps & { scope: Scope };
 
 export type MemoryPageData = {
   /** The page's own path, without parameters. */

@@ -62,16 +62,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source])}
                 params={query} channels={page.channels} agentName={agent.name} clearHref={page.base} />
               {page.groups.map((group) => (
-                <FactGroup
-                  key={group.scope}
-                  id={group.id}
-                  title={group.title}
-                  description={group.description}
-                  count={group.count}
-                  facts={group.facts}
-                  olderHref={group.olderHref}
-                  newestHref={group.newestHref}
-                />
+                <FactGroup key={group.scope} {...group} />
               ))}
               <ForgottenSection facts={page.forgotten} />
             </div>
