@@ -6,10 +6,12 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "@/db/schema";
+import { DEMO_FACTS } from "@/db/seed";
 import { listChannels } from "@/lib/admin/channels";
 import { listPeople } from "@/lib/admin/people";
 import { readableChannels } from "@/lib/memory/channels";
 import { derivePlace } from "@/lib/memory/place";
+import { listVisibleFacts } from "@/lib/memory/store";
 import { freshDemoForEachTest } from "@/lib/testing/demo-db";
 import { displayName, displayNameSql } from "./person-name";
 
@@ -49,6 +51,12 @@ describe("a person without a name", () => {
     await forgetAnasName();
     const group = (await readableChannels(db(), { workspaceId: "acme", userId: "max" })).find((c) => c.id === "group-max-ana");
     expect(group?.label).toBe("Group message with ana");
+  });
+
+  it("is their handle as whoever told a fact on the Memory page", async () => {
+    await db().update(users).set({ name: null }).where(eq(users.id, "olivia"));
+    const { facts } = await listVisibleFacts(db(), { workspaceId: "acme", userId: "max" }, "scout", { limit: 100 });
+    expect(facts.find((fact) => fact.body === DEMO_FACTS.releases)?.createdByName).toBe("olivia");
   });
 
   it("is their handle when an agent asks who it is answering", async () => {

@@ -5,6 +5,7 @@
  */
 import { allOf, readAll, type Conn, type SqlPart } from "@/db/client";
 import type { factEvents } from "@/db/schema";
+import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { changeableSql, visibleSql, type SqlViewer } from "./rules-sql";
@@ -134,7 +135,7 @@ export async function listVisibleFacts(
   const where = allOf(conditions);
   const rows = await readAll<FactColumnsRow & { createdByName: string | null }>(
     db,
-    `SELECT ${FACT_COLUMNS}, users.name AS createdByName FROM facts
+    `SELECT ${FACT_COLUMNS}, ${displayNameSql("users.name", "users.email")} AS createdByName FROM facts
       LEFT JOIN users ON facts.created_by_kind = 'user' AND users.id = facts.created_by
       WHERE ${where.text}
       ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC LIMIT ?`,
