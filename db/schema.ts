@@ -1,5 +1,5 @@
 /**
- * Mnemo's whole database, one table per concept of SPEC §1.
+ * Mnemo's whole database, one table per concept (the README's "Where things are" maps them to code).
  *
  * Every row belongs to one workspace, and the foreign keys say so: a channel
  * member must be a member of the channel's workspace (a composite key onto
@@ -231,7 +231,7 @@ export const facts = sqliteTable(
     scopeRef: text("scope_ref").notNull(),
     scopeLabel: text("scope_label"),
     body: text("body").notNull(),
-    /** The body normalised for duplicate detection (SPEC §3.6). */
+    /** The body normalised for duplicate detection (dedupeKey in lib/memory/fact-text.ts). */
     bodyKey: text("body_key").notNull(),
     sourceKind: text("source_kind", { enum: SOURCE_KINDS }).notNull(),
     sourceRef: text("source_ref"),
@@ -260,7 +260,7 @@ export const facts = sqliteTable(
     index("facts_list_idx")
       .on(t.agentId, t.scope, t.pinned, t.updatedAt, t.id)
       .where(sql`${t.forgottenAt} is null`),
-    // One live fact per normalised text in a scope: duplicates refresh instead (SPEC §3.6).
+    // One live fact per normalised text in a scope: remembering a duplicate refreshes the fact instead.
     uniqueIndex("facts_dedupe_idx")
       .on(t.agentId, t.scope, t.scopeRef, t.bodyKey)
       .where(sql`${t.forgottenAt} is null`),
@@ -293,7 +293,7 @@ export const factEvents = sqliteTable(
   "fact_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    // Purging a fact purges its history (SPEC §3.9).
+    // Purging a fact purges its history: nothing of it is kept.
     factId: text("fact_id")
       .notNull()
       .references(() => facts.id, { onDelete: "cascade" }),
