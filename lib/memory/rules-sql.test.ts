@@ -108,7 +108,7 @@ beforeAll(async () => {
     }
   }
   facts = (
-    await readAll<Fact & { pinned: number }>(
+    await readAll<Omit<Fact, "pinned"> & { pinned: number }>(
       t.db,
       `SELECT id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef, pinned,
         created_by_kind AS createdByKind, source_kind AS sourceKind, forgotten_at AS forgottenAt FROM facts`,
