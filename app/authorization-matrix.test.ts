@@ -488,81 +488,73 @@ function apiPlace(actor: KeyActor, workspace: string, channel: string, asker: st
   return placeOf(workspace, channel, asker);
 }
 
+/** Every place × transport × key the API cells try, with the place the API must derive (null where it must refuse). */
+function* apiCalls(places: readonly (typeof PLACES)[number][]) {
+  for (const [workspace, channel, asker] of places) {
+    for (const transport of ["REST", "MCP"] as const) {
+      for (const actor of KEY_ACTORS) {
+        const place = apiPlace(actor, workspace, channel, asker);
+        const expected: Verdict = place ? "allow" : "deny";
+        yield { channel, asker, transport, actor, place, expected, ...KEYS[actor] };
+      }
+    }
+  }
+}
+
 describe("agent API × keys", () => {
   it("recall: a live key of this workspace, in a channel the asker reads; exactly the recallable facts", async () => {
-    for (const [workspace, channel, asker] of PLACES) {
-      for (const transport of ["REST", "MCP"] as const) {
-        for (const actor of KEY_ACTORS) {
-          const place = apiPlace(actor, workspace, channel, asker);
-          const expected: Verdict = place ? "allow" : "deny";
-          const { key, agent } = KEYS[actor];
-          const wanted = place && agent ? factRows.filter((f) => f.agent_id === agent.id && recallable(factScope(f), place)).map((f) => f.id).sort() : [];
-          await cell("api", `${transport} recall #${channel} asker=${asker}`, actor, expected, async () => {
-            const got =
-              transport === "REST"
-                ? await restVerdict(await rest("GET", `/api/v1/recall?channel=${channel}&asker=${asker}`, key))
-                : await mcp(key, "recall", { channel, asker }).then((r) => ({ ...r, json: r.structured }));
-            if (got.verdict === "allow") {
-              const facts = (got.json as { facts: { id: string }[] }).facts.map((f) => f.id).sort();
-              expect(facts, `${transport} recall for ${actor} in #${channel}`).toEqual(wanted);
-            }
-            return got;
-          });
+    for (const { channel, asker, transport, actor, place, expected, key, agent } of apiCalls(PLACES)) {
+      const wanted = place && agent ? factRows.filter((f) => f.agent_id === agent.id && recallable(factScope(f), place)).map((f) => f.id).sort() : [];
+      await cell("api", `${transport} recall #${channel} asker=${asker}`, actor, expected, async () => {
+        const got =
+          transport === "REST"
+            ? await restVerdict(await rest("GET", `/api/v1/recall?channel=${channel}&asker=${asker}`, key))
+            : await mcp(key, "recall", { channel, asker }).then((r) => ({ ...r, json: r.structured }));
+        if (got.verdict === "allow") {
+          const facts = (got.json as { facts: { id: string }[] }).facts.map((f) => f.id).sort();
+          expect(facts, `${transport} recall for ${actor} in #${channel}`).toEqual(wanted);
         }
-      }
+        return got;
+      });
     }
   });
 
   it("remember: a live key of this workspace, in a channel the asker reads; kept in scopeFor's scope", async () => {
-    for (const [workspace, channel, asker] of PLACES) {
-      for (const transport of ["REST", "MCP"] as const) {
-        for (const actor of KEY_ACTORS) {
-          const place = apiPlace(actor, workspace, channel, asker);
-          const expected: Verdict = place ? "allow" : "deny";
-          const { key, agent } = KEYS[actor];
-          const body = { channel, asker, fact: "The matrix remembers this.", scope: "workspace" };
-          await cell("api", `${transport} remember #${channel} asker=${asker} (wants workspace)`, actor, expected, async () => {
-            const got =
-              transport === "REST" ? await restVerdict(await rest("POST", "/api/v1/memories", key, body)) : await mcp(key, "remember", body);
-            return {
-              ...got,
-              check: async () => {
-                const { rows: added } = await db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: [body.fact] });
-                const want = scopeFor(place!, "workspace");
-                expect(added.map((r) => ({ ...r }))).toMatchObject([{ agent_id: agent!.id, scope: want.scope, scope_ref: want.ref }]);
-              },
-            };
-          });
-        }
-      }
+    for (const { channel, asker, transport, actor, place, expected, key, agent } of apiCalls(PLACES)) {
+      const body = { channel, asker, fact: "The matrix remembers this.", scope: "workspace" };
+      await cell("api", `${transport} remember #${channel} asker=${asker} (wants workspace)`, actor, expected, async () => {
+        const got =
+          transport === "REST" ? await restVerdict(await rest("POST", "/api/v1/memories", key, body)) : await mcp(key, "remember", body);
+        return {
+          ...got,
+          check: async () => {
+            const { rows: added } = await db.$client.execute({ sql: "SELECT * FROM facts WHERE body = ?", args: [body.fact] });
+            const want = scopeFor(place!, "workspace");
+            expect(added.map((r) => ({ ...r }))).toMatchObject([{ agent_id: agent!.id, scope: want.scope, scope_ref: want.ref }]);
+          },
+        };
+      });
     }
   });
 
   it("forget: exactly where agentMayForget says 'allowed', for the key's own agent", async () => {
     const places = PLACES.filter(([, channel, asker]) => !(channel === "leadership" && asker === "ana"));
     for (const fact of factRows) {
-      for (const [workspace, channel, asker] of places) {
-        for (const transport of ["REST", "MCP"] as const) {
-          for (const actor of KEY_ACTORS) {
-            const place = apiPlace(actor, workspace, channel, asker);
-            const agent = KEYS[actor].agent;
-            const mayForget =
-              place && agent
-                ? agentMayForget(
-                    { ...factScope(fact), agentId: fact.agent_id, pinned: !!fact.pinned, createdByKind: fact.created_by_kind, sourceKind: fact.source_kind },
-                    agent.id,
-                    place,
-                  )
-                : "deny";
-            const expected: Verdict = mayForget === "allowed" ? "allow" : "deny";
-            const row = `${transport} forget "${fact.body.slice(0, 20)}…" in #${channel}`;
-            await cell("api", row, actor, expected, async () => {
-              const key = KEYS[actor].key;
-              if (transport === "REST") return restVerdict(await rest("DELETE", `/api/v1/memories/${fact.id}?channel=${channel}&asker=${asker}`, key));
-              return mcp(key, "forget", { id: fact.id, channel, asker });
-            });
-          }
-        }
+      for (const { channel, asker, transport, actor, place, key, agent } of apiCalls(places)) {
+        const mayForget =
+          place && agent
+            ? agentMayForget(
+                { ...factScope(fact), agentId: fact.agent_id, pinned: !!fact.pinned, createdByKind: fact.created_by_kind, sourceKind: fact.source_kind },
+                agent.id,
+                place,
+              )
+            : "deny";
+        const expected: Verdict = mayForget === "allowed" ? "allow" : "deny";
+        const row = `${transport} forget "${fact.body.slice(0, 20)}…" in #${channel}`;
+        await cell("api", row, actor, expected, async () => {
+          if (transport === "REST") return restVerdict(await rest("DELETE", `/api/v1/memories/${fact.id}?channel=${channel}&asker=${asker}`, key));
+          return mcp(key, "forget", { id: fact.id, channel, asker });
+        });
       }
     }
   });
