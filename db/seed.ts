@@ -8,7 +8,7 @@ import type { Db } from "./client";
 import { agentKeys, agents, channelMembers, channels, memberships, users, workspaces } from "./schema";
 import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { hashPassword } from "@/lib/auth/password";
-import { remember, type RememberInput } from "@/lib/memory/writes";
+import { remember, type NewFact } from "@/lib/memory/writes";
 
 /** The documented password of every demo person (a demo value, not a secret). */
 export const DEMO_PASSWORD = "demo-password";
@@ -60,13 +60,13 @@ const person = (id: string, name: string) => ({ kind: "user" as const, id, name 
 function agentFact(
   agent: typeof SCOUT | typeof ECHO,
   workspaceId: string,
-  scope: RememberInput["scope"],
+  scope: NewFact["scope"],
   scopeRef: string,
   scopeLabel: string | null,
   body: string,
   label: string,
   channelId: string,
-): RememberInput {
+): NewFact {
   return {
     agentId: agent.id,
     workspaceId,
@@ -83,11 +83,11 @@ function agentFact(
 function toldFact(
   by: ReturnType<typeof person>,
   handle: string,
-  scope: RememberInput["scope"],
+  scope: NewFact["scope"],
   scopeRef: string,
   scopeLabel: string | null,
   body: string,
-): RememberInput {
+): NewFact {
   return {
     agentId: "scout",
     workspaceId: "acme",
@@ -102,7 +102,7 @@ function toldFact(
 }
 
 // Oldest first, so the newest of the list is also the newest in the database.
-const FACTS: RememberInput[] = [
+const FACTS: NewFact[] = [
   agentFact(SCOUT, "acme", "person", "gus", "Gus Gray", DEMO_FACTS.gusPerson, "@gus in a direct message", "dm-gus"),
   agentFact(SCOUT, "acme", "channel", "leadership", "#leadership", DEMO_FACTS.budget, "@olivia in #leadership", "leadership"),
   agentFact(SCOUT, "acme", "channel", "group-max-ana", "#group-max-ana", DEMO_FACTS.pairing, "@max in a direct message", "group-max-ana"),

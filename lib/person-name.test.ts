@@ -49,13 +49,13 @@ describe("a person without a name", () => {
 
   it("is their handle where another member picks a group conversation", async () => {
     await forgetAnasName();
-    const group = (await readableChannels(db(), { workspaceId: "acme", userId: "max" })).find((c) => c.id === "group-max-ana");
+    const group = (await readableChannels(db(), { workspaceId: "acme", id: "max" })).find((c) => c.id === "group-max-ana");
     expect(group?.label).toBe("Group message with ana");
   });
 
   it("is their handle as whoever told a fact on the Memory page", async () => {
     await db().update(users).set({ name: null }).where(eq(users.id, "olivia"));
-    const { facts } = await listVisibleFacts(db(), { workspaceId: "acme", userId: "max" }, "scout", { limit: 100 });
+    const { facts } = await listVisibleFacts(db(), { workspaceId: "acme", id: "max" }, "scout", { limit: 100 });
     expect(facts.find((fact) => fact.body === DEMO_FACTS.releases)?.createdByName).toBe("olivia");
   });
 

@@ -39,7 +39,7 @@ export function memoryAction<Schema extends z.ZodType<{ workspace: string; agent
       return handler(
         {
           db,
-          viewer: { workspaceId: input.workspace, userId: user.id, name: user.name, handle: user.handle },
+          viewer: { workspaceId: input.workspace, id: user.id, name: user.name, handle: user.handle },
           agent,
           refresh: () => revalidatePath(`/w/${input.workspace}/agents/${agent.handle}/memory`),
         },

@@ -1,7 +1,7 @@
 /**
  * Channels as owners manage them: create, rename, set kind, add and remove people.
  * Who sees a channel's facts and where they are recalled is derived from these
- * rows on every request (lib/memory/place.ts, visibility-sql.ts), so a change
+ * rows on every request (lib/memory/place.ts, rules-sql.ts), so a change
  * here takes effect on the next recall — nothing to invalidate.
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";

@@ -70,7 +70,7 @@ const TOUCH_SQL = "UPDATE agent_keys SET last_used_at = ? WHERE id = ? AND (last
 
 /**
  * Records that a key was used, in a write transaction (it takes its turn with the
- * file's other writers, and may share their commit, see db/client.ts); the WHERE
+ * file's other writers, and may share their commit, see db/writer.ts); the WHERE
  * makes concurrent touches write once. A failure here must not fail the request.
  */
 async function touchKey(db: Conn, keyId: string, at: string, stale: string): Promise<void> {

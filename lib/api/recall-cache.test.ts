@@ -96,7 +96,7 @@ describe("a change made through the app is seen on the next request", () => {
     const before = await request({ channel: "general", asker: "olivia" });
     const releases = recallOutputOf(before).facts.find((fact) => fact.body === "Releases go out on Thursdays.")!;
     expect(releases.pinned).toBe(true);
-    await setPinned(t.db, { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" }, "scout", releases.id, false);
+    await setPinned(t.db, { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" }, "scout", releases.id, false);
     const after = await request({ channel: "general", asker: "olivia" });
     expect(recallOutputOf(after).facts.find((fact) => fact.id === releases.id)?.pinned).toBe(false);
   });

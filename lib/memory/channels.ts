@@ -2,7 +2,7 @@
 import { readAll, type Conn } from "@/db/client";
 import { displayNameSql } from "@/lib/person-name";
 import type { ChannelKind } from "./rules";
-import { canReadChannelSql, type SqlViewer } from "./rules-sql";
+import { canReadChannelSql, type ViewerRef } from "./rules-sql";
 
 export type ReadableChannel = {
   id: string;
@@ -21,7 +21,7 @@ function joinNames(names: string[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-export async function readableChannels(db: Conn, viewer: SqlViewer): Promise<ReadableChannel[]> {
+export async function readableChannels(db: Conn, viewer: ViewerRef): Promise<ReadableChannel[]> {
   const readable = canReadChannelSql(viewer, "c.id");
   const rows = await readAll<Row>(
     db,
@@ -35,8 +35,8 @@ export async function readableChannels(db: Conn, viewer: SqlViewer): Promise<Rea
   );
   return rows.map((row) => {
     const people = (JSON.parse(row.people) as { id: string; name: string }[]).sort((a, b) => a.name.localeCompare(b.name));
-    const isOwnDm = row.kind === "dm" && people.length === 1 && people[0].id === viewer.userId;
-    const others = people.filter((p) => p.id !== viewer.userId).map((p) => p.name);
+    const isOwnDm = row.kind === "dm" && people.length === 1 && people[0].id === viewer.id;
+    const others = people.filter((p) => p.id !== viewer.id).map((p) => p.name);
     let label = `#${row.name}`;
     if (row.kind === "dm") {
       label = isOwnDm ? "Your direct message" : `Group message with ${joinNames(others.length ? others : people.map((p) => p.name))}`;

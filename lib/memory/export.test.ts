@@ -18,7 +18,7 @@ import { correctFact, forgetFact, type PersonActor } from "./writes";
 
 const ACME = { id: "acme", name: "Acme" };
 const SCOUT = { id: "scout", handle: "scout", name: "Scout" };
-const ANA: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
+const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 
 let t: TempDb;
 beforeEach(async () => {
@@ -58,7 +58,7 @@ describe("exportFacts", () => {
     await correctFact(t.db, ANA, "scout", await idOf("Ana prefers replies in Portuguese."), 1, "Ana prefers replies in Portuguese or English.");
     await forgetFact(t.db, ANA, "scout", await idOf("Max and Ana are pairing on the billing migration."));
 
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId }, ACME, SCOUT);
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: userId }, ACME, SCOUT);
     expect(file.facts.map((f) => f.id).sort()).toEqual(await expectedIds(userId));
     expect(file.facts.map((f) => f.body)).not.toContain("Max and Ana are pairing on the billing migration.");
     expect(factsFileShape.safeParse(file).success).toBe(true);
@@ -77,7 +77,7 @@ describe("exportFacts", () => {
   });
 
   it("gives ana, by the demo's own words, the workspace, #support, her group DM and her own fact", async () => {
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "ana" }, ACME, SCOUT);
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "ana" }, ACME, SCOUT);
     expect(file.facts.map((f) => f.body).sort()).toEqual(
       [
         "Ana prefers replies in Portuguese.",
@@ -92,7 +92,7 @@ describe("exportFacts", () => {
   it("keeps the history of a corrected fact, oldest first", async () => {
     const id = await idOf("Ana prefers replies in Portuguese.");
     await correctFact(t.db, ANA, "scout", id, 1, "Ana prefers replies in Portuguese or English.");
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "ana" }, ACME, SCOUT);
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "ana" }, ACME, SCOUT);
     const fact = file.facts.find((f) => f.id === id);
     expect(fact?.body).toBe("Ana prefers replies in Portuguese or English.");
     expect(fact?.history.map((e) => [e.kind, e.actor_name, e.before, e.after])).toEqual([
@@ -102,14 +102,14 @@ describe("exportFacts", () => {
   });
 
   it("gives nothing to someone who is not a member, nor across workspaces", async () => {
-    expect((await exportFacts(t.db, { workspaceId: "acme", userId: "gina" }, ACME, SCOUT)).facts).toEqual([]);
-    const echo = await exportFacts(t.db, { workspaceId: "acme", userId: "olivia" }, ACME, { id: "echo", handle: "echo", name: "Echo" });
+    expect((await exportFacts(t.db, { workspaceId: "acme", id: "gina" }, ACME, SCOUT)).facts).toEqual([]);
+    const echo = await exportFacts(t.db, { workspaceId: "acme", id: "olivia" }, ACME, { id: "echo", handle: "echo", name: "Echo" });
     expect(echo.facts).toEqual([]);
   });
 
   it("says what the file is: format, version, when, the workspace and the agent", async () => {
     const now = new Date("2026-05-01T12:00:00Z");
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "gus" }, ACME, SCOUT, now);
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "gus" }, ACME, SCOUT, now);
     expect(file).toMatchObject({
       format: "mnemo.facts",
       version: 1,

@@ -14,11 +14,11 @@ import {
 } from "@/lib/validation/facts-file";
 import { toMemory } from "./wire";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
-import { visibleSql, type SqlViewer } from "./rules-sql";
+import { visibleSql, type ViewerRef } from "./rules-sql";
 
 export async function exportFacts(
   db: Conn,
-  viewer: SqlViewer,
+  viewer: ViewerRef,
   workspace: { id: string; name: string },
   agent: { id: string; handle: string; name: string },
   now: Date = new Date(),

@@ -14,8 +14,8 @@ import { importWorkspaceFacts, planImport, readFactsFile } from "./import";
 import { MAX_FACTS } from "./rules";
 import type { PersonActor } from "./writes";
 
-const OLIVIA: PersonActor = { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" };
-const ANA: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
+const OLIVIA: PersonActor = { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" };
+const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 const SCOUT = { id: "scout", handle: "scout", workspaceId: "acme" };
 
 let t: TempDb;
@@ -51,7 +51,7 @@ describe("readFactsFile", () => {
   });
 
   it("reads the facts of an exported file", async () => {
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
     expect(readFactsFile(JSON.stringify(file))).toEqual({ items: JSON.parse(JSON.stringify(file.facts)) });
   });
 });
@@ -131,7 +131,7 @@ describe("importWorkspaceFacts", () => {
   });
 
   it("round-trips: an exported file adds nothing the second time", async () => {
-    const file = await exportFacts(t.db, { workspaceId: "acme", userId: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
     const items = JSON.parse(JSON.stringify(file.facts)) as unknown[];
     const again = await importWorkspaceFacts(t.db, OLIVIA, SCOUT, items);
     expect(again).toMatchObject({ status: "imported", plan: { add: [], duplicates: 2, otherScopes: 2, refused: [] } });
@@ -152,7 +152,7 @@ describe("importWorkspaceFacts", () => {
     const before = await snapshot();
     expect(await importWorkspaceFacts(t.db, ANA, SCOUT, [ws("Standups are at 9:30.")])).toEqual({ status: "not_allowed" });
     // An owner of another workspace, naming this workspace's agent, is refused too.
-    const gina: PersonActor = { workspaceId: "globex", userId: "gina", name: "Gina Grant", handle: "gina" };
+    const gina: PersonActor = { workspaceId: "globex", id: "gina", name: "Gina Grant", handle: "gina" };
     expect(await importWorkspaceFacts(t.db, gina, SCOUT, [ws("Standups are at 9:30.")])).toEqual({ status: "not_allowed" });
     expect(await snapshot()).toEqual(before);
   });

@@ -123,8 +123,8 @@ export async function importWorkspaceFacts(
         scope: "workspace",
         scopeRef: "",
         scopeLabel: null,
-        source: { kind: "person", ref: owner.userId, label: `@${owner.handle}`, channelId: null },
-        by: { kind: "user", id: owner.userId, name: owner.name },
+        source: { kind: "person", ref: owner.id, label: `@${owner.handle}`, channelId: null },
+        by: { kind: "user", id: owner.id, name: owner.name },
         pinned: true,
       });
       // The plan was made in this same write transaction, so this cannot happen; if it does, keep nothing.
@@ -132,7 +132,7 @@ export async function importWorkspaceFacts(
     }
     if (plan.add.length) {
       const count = `${plan.add.length} workspace ${plan.add.length === 1 ? "fact" : "facts"}`;
-      const actor = { id: owner.userId, name: owner.name };
+      const actor = { id: owner.id, name: owner.name };
       await recordAudit(tx, owner.workspaceId, actor, "facts.import", `${count} into @${agent.handle}'s memory`);
     }
     return { status: "imported", plan };
@@ -141,6 +141,6 @@ export async function importWorkspaceFacts(
 
 async function isOwner(tx: Conn, viewer: PersonActor): Promise<boolean> {
   const rows = await tx.all(sql`SELECT 1 FROM memberships
-    WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.userId} AND role = 'owner'`);
+    WHERE workspace_id = ${viewer.workspaceId} AND user_id = ${viewer.id} AND role = 'owner'`);
   return rows.length > 0;
 }

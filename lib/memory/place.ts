@@ -40,7 +40,7 @@ type PlaceRow = {
 
 /** The one query a place is built from: the channel, its people, and what the asker may do there. */
 function placeQuery(workspaceId: string, channelId: string, asker: string): SqlPart {
-  const askerIsMember = memberSql({ workspaceId, userId: asker });
+  const askerIsMember = memberSql({ workspaceId, id: asker });
   return {
     text: `
   SELECT c.id, c.name, c.kind,

@@ -22,7 +22,7 @@ import { correctFact, type PersonActor } from "./writes";
 
 const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
 const SCOUT_AGENT = { id: "scout", workspaceId: "acme" };
-const ANA: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
+const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 let t: TempDb;

@@ -17,7 +17,7 @@ import {
   readableChannelIdsSql,
   recallableSql,
   visibleSql,
-  type SqlViewer,
+  type ViewerRef,
 } from "./rules-sql";
 
 type Fact = {
@@ -56,15 +56,15 @@ async function holds(part: SqlPart): Promise<boolean> {
 }
 
 /** The pure rules' viewer for a member, as the app builds it from the same tables. */
-function viewerOf(who: SqlViewer): Viewer {
-  const role = members.find((m) => m.workspaceId === who.workspaceId && m.userId === who.userId)?.role;
+function viewerOf(who: ViewerRef): Viewer {
+  const role = members.find((m) => m.workspaceId === who.workspaceId && m.userId === who.id)?.role;
   return {
     workspaceId: who.workspaceId,
-    id: who.userId,
+    id: who.id,
     owner: role === "owner",
     canRead: (channelId) => {
       const channel = channels.find((c) => c.id === channelId && c.workspaceId === who.workspaceId);
-      return !!channel && (channel.kind === "public" || inChannel.some((m) => m.channelId === channelId && m.userId === who.userId));
+      return !!channel && (channel.kind === "public" || inChannel.some((m) => m.channelId === channelId && m.userId === who.id));
     },
   };
 }
@@ -121,10 +121,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Every person of the demo in every workspace: members and not. */
-function everyone(): { who: SqlViewer; member: boolean }[] {
+function everyone(): { who: ViewerRef; member: boolean }[] {
   return workspaceIds.flatMap((workspaceId) =>
     people.map((userId) => ({
-      who: { workspaceId, userId },
+      who: { workspaceId, id: userId },
       member: members.some((m) => m.workspaceId === workspaceId && m.userId === userId),
     })),
   );
@@ -148,8 +148,8 @@ async function everyPlace(): Promise<Place[]> {
 describe("the SQL twins of the rules", () => {
   it("memberSql and ownerSql say what the memberships say", async () => {
     for (const { who, member } of everyone()) {
-      expect(await holds(memberSql(who)), `${who.userId} in ${who.workspaceId}`).toBe(member);
-      expect(await holds(ownerSql(who)), `${who.userId} owns ${who.workspaceId}`).toBe(member && viewerOf(who).owner);
+      expect(await holds(memberSql(who)), `${who.id} in ${who.workspaceId}`).toBe(member);
+      expect(await holds(ownerSql(who)), `${who.id} owns ${who.workspaceId}`).toBe(member && viewerOf(who).owner);
     }
   });
 
@@ -158,21 +158,21 @@ describe("the SQL twins of the rules", () => {
       if (!member) continue;
       const part = readableChannelIdsSql(who);
       const sql = (await readAll<{ id: string }>(t.db, part.text, part.args)).map((row) => row.id).sort();
-      expect(sql, who.userId).toEqual(channels.filter((c) => viewerOf(who).canRead(c.id)).map((c) => c.id).sort());
+      expect(sql, who.id).toEqual(channels.filter((c) => viewerOf(who).canRead(c.id)).map((c) => c.id).sort());
     }
   });
 
   it("visibleSql is visibleTo, and a person outside the workspace sees nothing", async () => {
     for (const { who, member } of everyone()) {
       const expected = member ? ids(facts.filter((fact) => visibleTo(fact, viewerOf(who)))) : [];
-      expect(await passing(visibleSql(who)), `${who.userId} in ${who.workspaceId}`).toEqual(expected);
+      expect(await passing(visibleSql(who)), `${who.id} in ${who.workspaceId}`).toEqual(expected);
     }
   });
 
   it("changeableSql is changeableBy, and a person outside the workspace changes nothing", async () => {
     for (const { who, member } of everyone()) {
       const expected = member ? ids(facts.filter((fact) => changeableBy(fact, viewerOf(who)))) : [];
-      expect(await passing(changeableSql(who)), `${who.userId} in ${who.workspaceId}`).toEqual(expected);
+      expect(await passing(changeableSql(who)), `${who.id} in ${who.workspaceId}`).toEqual(expected);
     }
   });
 

@@ -9,24 +9,27 @@
  * The fact twins refer to the `facts` table by name; use them in queries over `facts`.
  */
 import { allOf, type SqlPart } from "@/db/client";
-import { soloPerson, type Place } from "./rules";
+import { soloPerson, type Place, type Viewer } from "./rules";
 
-/** A signed-in person looking at one workspace's memory. Ownership is read from the database, not passed in. */
-export type SqlViewer = { workspaceId: string; userId: string };
+/**
+ * The part of a `Viewer` the SQL twins take: who, in which workspace. Ownership and
+ * readable channels are read from the database in the query, not passed in.
+ */
+export type ViewerRef = Pick<Viewer, "workspaceId" | "id">;
 
 /** The person is a member of the workspace. */
-export function memberSql(viewer: SqlViewer): SqlPart {
+export function memberSql(viewer: ViewerRef): SqlPart {
   return {
     text: "EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ? AND m.user_id = ?)",
-    args: [viewer.workspaceId, viewer.userId],
+    args: [viewer.workspaceId, viewer.id],
   };
 }
 
 /** The person is an owner of the workspace: what `viewer.owner` says in rules.ts. */
-export function ownerSql(viewer: SqlViewer): SqlPart {
+export function ownerSql(viewer: ViewerRef): SqlPart {
   return {
     text: "EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = ? AND m.user_id = ? AND m.role = 'owner')",
-    args: [viewer.workspaceId, viewer.userId],
+    args: [viewer.workspaceId, viewer.id],
   };
 }
 
@@ -34,23 +37,23 @@ export function ownerSql(viewer: SqlViewer): SqlPart {
  * The ids of the channels of the workspace this person can read — public ones, and
  * those they are in: `viewer.canRead` in rules.ts. Not a membership check on its own.
  */
-export function readableChannelIdsSql(viewer: SqlViewer): SqlPart {
+export function readableChannelIdsSql(viewer: ViewerRef): SqlPart {
   return {
     text: `SELECT c.id FROM channels c WHERE c.workspace_id = ? AND (
     c.kind = 'public'
     OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ?))`,
-    args: [viewer.workspaceId, viewer.userId],
+    args: [viewer.workspaceId, viewer.id],
   };
 }
 
 /** A channel of the workspace, with `channelIdColumn` its id, that this member can read. */
-export function canReadChannelSql(viewer: SqlViewer, channelIdColumn: string): SqlPart {
+export function canReadChannelSql(viewer: ViewerRef, channelIdColumn: string): SqlPart {
   const readable = readableChannelIdsSql(viewer);
   return allOf([{ text: `${channelIdColumn} IN (${readable.text})`, args: readable.args }, memberSql(viewer)]);
 }
 
 /** `visibleTo`: workspace facts to members, channel facts to readers, person facts to that person. */
-export function visibleSql(viewer: SqlViewer): SqlPart {
+export function visibleSql(viewer: ViewerRef): SqlPart {
   const member = memberSql(viewer);
   const readable = readableChannelIdsSql(viewer);
   return {
@@ -58,12 +61,12 @@ export function visibleSql(viewer: SqlViewer): SqlPart {
     facts.scope = 'workspace'
     OR (facts.scope = 'channel' AND facts.scope_ref IN (${readable.text}))
     OR (facts.scope = 'person' AND facts.scope_ref = ?)))`,
-    args: [viewer.workspaceId, ...member.args, ...readable.args, viewer.userId],
+    args: [viewer.workspaceId, ...member.args, ...readable.args, viewer.id],
   };
 }
 
 /** `changeableBy`: workspace facts by owners only, any other fact by whoever sees it. */
-export function changeableSql(viewer: SqlViewer): SqlPart {
+export function changeableSql(viewer: ViewerRef): SqlPart {
   const visible = visibleSql(viewer);
   const owner = ownerSql(viewer);
   return { text: `(${visible.text} AND (facts.scope <> 'workspace' OR ${owner.text}))`, args: [...visible.args, ...owner.args] };

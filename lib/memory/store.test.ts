@@ -86,7 +86,7 @@ async function expectedRecall(db: Db, agentId: string, place: Place): Promise<Ro
 /** Every visible fact, walking `next` cursors page by page. */
 async function walkPages(
   db: Db,
-  viewer: { workspaceId: string; userId: string },
+  viewer: { workspaceId: string; id: string },
   agentId: string,
   limit: number,
   scope?: "workspace" | "channel" | "person",
@@ -203,8 +203,8 @@ describe("recall over the demo", () => {
   });
 
   it("forgotten facts are never recalled, pinned or not", async () => {
-    const olivia = { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" };
-    const ana = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
+    const olivia = { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" };
+    const ana = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
     const idOf = async (body: string) =>
       (await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body)))[0].id;
     expect(await forgetFact(t.db, olivia, "scout", await idOf(DEMO_FACTS.releases))).toEqual({ status: "forgotten" });
@@ -296,7 +296,7 @@ describe("listVisibleFacts over the demo", () => {
 
   for (const person of DEMO_PEOPLE) {
     it(`${person.id} sees exactly what visibleTo allows, in recall order`, async () => {
-      const viewer = { workspaceId: "acme", userId: person.id };
+      const viewer = { workspaceId: "acme", id: person.id };
       const { facts: listed, next } = await listVisibleFacts(t.db, viewer, "scout", { limit: 100 });
       expect(next).toBeNull();
       expect(new Set(bodies(listed))).toEqual(new Set(seen[person.id]));
@@ -305,21 +305,21 @@ describe("listVisibleFacts over the demo", () => {
   }
 
   it("an owner sees no one's person facts and no conversation she is not in", async () => {
-    const listed = bodies((await listVisibleFacts(t.db, { workspaceId: "acme", userId: "olivia" }, "scout")).facts);
+    const listed = bodies((await listVisibleFacts(t.db, { workspaceId: "acme", id: "olivia" }, "scout")).facts);
     for (const hidden of [DEMO_FACTS.anaPerson, DEMO_FACTS.maxPerson, DEMO_FACTS.gusPerson, DEMO_FACTS.pairing]) expect(listed).not.toContain(hidden);
   });
 
   it("nothing crosses workspaces: gina sees echo's fact only, acme's people see none of echo's", async () => {
-    const gina = { workspaceId: "globex", userId: "gina" };
+    const gina = { workspaceId: "globex", id: "gina" };
     expect(bodies((await listVisibleFacts(t.db, gina, "echo")).facts)).toEqual([DEMO_FACTS.globex]);
     expect((await listVisibleFacts(t.db, gina, "scout")).facts).toEqual([]);
     // Naming another workspace does not help someone who is not in it.
-    expect((await listVisibleFacts(t.db, { workspaceId: "globex", userId: "olivia" }, "echo")).facts).toEqual([]);
-    expect((await listVisibleFacts(t.db, { workspaceId: "acme", userId: "olivia" }, "echo")).facts).toEqual([]);
+    expect((await listVisibleFacts(t.db, { workspaceId: "globex", id: "olivia" }, "echo")).facts).toEqual([]);
+    expect((await listVisibleFacts(t.db, { workspaceId: "acme", id: "olivia" }, "echo")).facts).toEqual([]);
   });
 
   it("filters by scope", async () => {
-    const max = { workspaceId: "acme", userId: "max" };
+    const max = { workspaceId: "acme", id: "max" };
     expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "workspace" })).facts)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.sso]);
     expect(bodies((await listVisibleFacts(t.db, max, "scout", { scope: "channel" })).facts)).toEqual([
       DEMO_FACTS.refunds,
@@ -330,7 +330,7 @@ describe("listVisibleFacts over the demo", () => {
   });
 
   it("countVisibleFacts gives each person's count per scope", async () => {
-    const count = (userId: string) => countVisibleFacts(t.db, { workspaceId: "acme", userId }, "scout");
+    const count = (userId: string) => countVisibleFacts(t.db, { workspaceId: "acme", id: userId }, "scout");
     expect(await count("olivia")).toEqual({ workspace: 2, channel: 2, person: 0 });
     expect(await count("max")).toEqual({ workspace: 2, channel: 3, person: 1 });
     expect(await count("ana")).toEqual({ workspace: 2, channel: 2, person: 1 });
@@ -339,7 +339,7 @@ describe("listVisibleFacts over the demo", () => {
   });
 
   it("follows the tables: leaving a channel hides its facts, a channel made public shows them", async () => {
-    const ana = { workspaceId: "acme", userId: "ana" };
+    const ana = { workspaceId: "acme", id: "ana" };
     await t.db
       .delete(channelMembers)
       .where(and(eq(channelMembers.channelId, "group-max-ana"), eq(channelMembers.userId, "ana")));
@@ -360,7 +360,7 @@ describe("listVisibleFacts over the demo", () => {
 describe("keyset pagination over ~120 visible facts", () => {
   let t: TempDb;
   let visible: Row[];
-  const max = { workspaceId: "acme", userId: "max" };
+  const max = { workspaceId: "acme", id: "max" };
   beforeAll(async () => {
     t = await demoWithDistinctTimes();
     // 130 facts max can see and 40 he cannot, with many ties on updated_at so the id decides.
@@ -461,22 +461,22 @@ describe("reading one fact and its history", () => {
 
   it("getVisibleFact gives the fact to whoever may see it, and null otherwise, as for a missing one", async () => {
     const budget = await idOf(DEMO_FACTS.budget);
-    const max = { workspaceId: "acme", userId: "max" };
-    const ana = { workspaceId: "acme", userId: "ana" };
+    const max = { workspaceId: "acme", id: "max" };
+    const ana = { workspaceId: "acme", id: "ana" };
     expect((await getVisibleFact(t.db, max, "scout", budget))?.body).toBe(DEMO_FACTS.budget);
     expect(await getVisibleFact(t.db, ana, "scout", budget)).toBeNull();
     expect(await getVisibleFact(t.db, ana, "scout", "fact_missing")).toBeNull();
     // Owners see no one's person facts.
-    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "acme", id: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toBeNull();
     // The right id under the wrong agent, or from another workspace, is nothing.
     expect(await getVisibleFact(t.db, max, "echo", budget)).toBeNull();
-    expect(await getVisibleFact(t.db, { workspaceId: "globex", userId: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
-    expect(await getVisibleFact(t.db, { workspaceId: "acme", userId: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "globex", id: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
+    expect(await getVisibleFact(t.db, { workspaceId: "acme", id: "gina" }, "scout", await idOf(DEMO_FACTS.sso))).toBeNull();
   });
 
   it("factHistory shows the events to whoever may see the fact, and nothing to anyone else", async () => {
     const budget = await idOf(DEMO_FACTS.budget);
-    const max = { workspaceId: "acme", userId: "max" };
+    const max = { workspaceId: "acme", id: "max" };
     const corrected = await correctFact(
       t.db,
       { ...max, name: "Max Mills", handle: "max" },
@@ -492,10 +492,10 @@ describe("reading one fact and its history", () => {
       ["remember", "Scout", "agent", null, DEMO_FACTS.budget],
       ["correct", "Max Mills", "user", DEMO_FACTS.budget, "The Q3 budget freeze lifts in November."],
     ]);
-    expect(await factHistory(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", budget)).toHaveLength(2);
-    expect(await factHistory(t.db, { workspaceId: "acme", userId: "ana" }, "scout", budget)).toEqual([]);
-    expect(await factHistory(t.db, { workspaceId: "acme", userId: "gus" }, "scout", budget)).toEqual([]);
-    expect(await factHistory(t.db, { workspaceId: "acme", userId: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toEqual([]);
+    expect(await factHistory(t.db, { workspaceId: "acme", id: "olivia" }, "scout", budget)).toHaveLength(2);
+    expect(await factHistory(t.db, { workspaceId: "acme", id: "ana" }, "scout", budget)).toEqual([]);
+    expect(await factHistory(t.db, { workspaceId: "acme", id: "gus" }, "scout", budget)).toEqual([]);
+    expect(await factHistory(t.db, { workspaceId: "acme", id: "olivia" }, "scout", await idOf(DEMO_FACTS.anaPerson))).toEqual([]);
     expect(await factHistory(t.db, max, "echo", budget)).toEqual([]);
     expect(await factHistory(t.db, max, "scout", "fact_missing")).toEqual([]);
   });
@@ -605,7 +605,7 @@ describe("random workspaces", () => {
           const everything = await allFactsOf(t.db, agent.id);
           for (const workspaceId of WORKSPACES) {
             for (const userId of PEOPLE) {
-              const viewer = { workspaceId, userId };
+              const viewer = { workspaceId, id: userId };
               const expected = await expectedVisible(t.db, workspaceId, userId, agent.id);
               const listed = await listVisibleFacts(t.db, viewer, agent.id, { limit: 1000 });
               expect(ids(listed.facts)).toEqual(ids(expected));

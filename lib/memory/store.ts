@@ -8,7 +8,7 @@ import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { changeableSql, visibleSql, type SqlViewer } from "./rules-sql";
+import { changeableSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
@@ -93,7 +93,7 @@ export type ListOptions = FactFilters & {
 
 
 /** The conditions for a person's view of an agent's live facts, filters included. */
-function visibleLiveFacts(viewer: SqlViewer, agentId: string, filters: FactFilters): SqlPart[] {
+function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilters): SqlPart[] {
   const conditions: SqlPart[] = [
     { text: "facts.agent_id = ?", args: [agentId] },
     { text: "facts.forgotten_at IS NULL", args: [] },
@@ -122,7 +122,7 @@ function visibleLiveFacts(viewer: SqlViewer, agentId: string, filters: FactFilte
  */
 export async function listVisibleFacts(
   db: Conn,
-  viewer: SqlViewer,
+  viewer: ViewerRef,
   agentId: string,
   options: ListOptions = {},
 ): Promise<{ facts: ListedFact[]; next: string | null }> {
@@ -148,7 +148,7 @@ export async function listVisibleFacts(
 /** How many live facts of each scope this person may see (with the same filters as the list). */
 export async function countVisibleFacts(
   db: Conn,
-  viewer: SqlViewer,
+  viewer: ViewerRef,
   agentId: string,
   filters: FactFilters = {},
 ): Promise<Record<Scope, number>> {
@@ -166,7 +166,7 @@ export async function countVisibleFacts(
 /** One fact this person may see, or null — the same answer for missing and not allowed. */
 export async function getVisibleFact(
   db: Conn,
-  viewer: SqlViewer,
+  viewer: ViewerRef,
   agentId: string,
   factId: string,
 ): Promise<StoredFact | null> {
@@ -183,7 +183,7 @@ export async function getVisibleFact(
 export type FactEvent = Pick<typeof factEvents.$inferSelect, "kind" | "actorName" | "actorKind" | "before" | "after" | "at">;
 
 /** The history of a fact this person may see, oldest first; empty when they may not see it. */
-export async function factHistory(db: Conn, viewer: SqlViewer, agentId: string, factId: string): Promise<FactEvent[]> {
+export async function factHistory(db: Conn, viewer: ViewerRef, agentId: string, factId: string): Promise<FactEvent[]> {
   const visible = visibleSql(viewer);
   return readAll<FactEvent>(
     db,
@@ -222,7 +222,7 @@ export async function agentsWithCounts(db: Conn, workspaceId: string) {
  */
 export async function listForgottenFacts(
   db: Conn,
-  viewer: SqlViewer,
+  viewer: ViewerRef,
   agentId: string,
   since: string,
   limit = 50,

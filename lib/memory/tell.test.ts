@@ -10,11 +10,11 @@ import type { PersonActor } from "./writes";
 let t: TempDb;
 const scout = { id: "scout", workspaceId: "acme" };
 const echo = { id: "echo", workspaceId: "globex" };
-const person = (userId: string, name: string, workspaceId = "acme"): PersonActor => ({
+const person = (id: string, name: string, workspaceId = "acme"): PersonActor => ({
   workspaceId,
-  userId,
+  id,
   name,
-  handle: userId,
+  handle: id,
 });
 const ana = person("ana", "Ana Alves");
 const olivia = person("olivia", "Olivia Owen");
@@ -87,7 +87,7 @@ describe("tellFact: a person adds a fact from the Memory page", () => {
 
 describe("readableChannels", () => {
   it("names the channels a person can read, their own DM marked", async () => {
-    const channels = await readableChannels(t.db, { workspaceId: "acme", userId: "ana" });
+    const channels = await readableChannels(t.db, { workspaceId: "acme", id: "ana" });
     expect(channels.map((c) => [c.id, c.label, c.isOwnDm])).toEqual([
       ["general", "#general", false],
       ["support", "#support", false],
@@ -97,8 +97,8 @@ describe("readableChannels", () => {
   });
 
   it("gives owners no extra channels, and strangers none", async () => {
-    const olivias = await readableChannels(t.db, { workspaceId: "acme", userId: "olivia" });
+    const olivias = await readableChannels(t.db, { workspaceId: "acme", id: "olivia" });
     expect(olivias.map((c) => c.id)).toEqual(["general", "support", "leadership"]);
-    expect(await readableChannels(t.db, { workspaceId: "acme", userId: "gina" })).toEqual([]);
+    expect(await readableChannels(t.db, { workspaceId: "acme", id: "gina" })).toEqual([]);
   });
 });

@@ -36,8 +36,8 @@ export async function tellFact(
     agentId: agent.id,
     workspaceId: agent.workspaceId,
     body: input.text,
-    source: { kind: "person" as const, ref: viewer.userId, label: `@${viewer.handle}`, channelId: null },
-    by: { kind: "user" as const, id: viewer.userId, name: viewer.name },
+    source: { kind: "person" as const, ref: viewer.id, label: `@${viewer.handle}`, channelId: null },
+    by: { kind: "user" as const, id: viewer.id, name: viewer.name },
     pinned: true,
   };
 
@@ -66,7 +66,7 @@ export async function tellFact(
       },
     );
   }
-  return remember(db, { ...base, scope: "person", scopeRef: viewer.userId, scopeLabel: viewer.name }, (writes) =>
+  return remember(db, { ...base, scope: "person", scopeRef: viewer.id, scopeLabel: viewer.name }, (writes) =>
     holds(writes, memberSql(viewer)),
   );
 }

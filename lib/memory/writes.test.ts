@@ -23,16 +23,16 @@ import {
   restoreFact,
   setPinned,
   type PersonActor,
-  type RememberInput,
+  type NewFact,
 } from "./writes";
 
 
-const OLIVIA: PersonActor = { workspaceId: "acme", userId: "olivia", name: "Olivia Owen", handle: "olivia" };
-const MAX_P: PersonActor = { workspaceId: "acme", userId: "max", name: "Max Mills", handle: "max" };
-const ANA_P: PersonActor = { workspaceId: "acme", userId: "ana", name: "Ana Alves", handle: "ana" };
-const GUS_P: PersonActor = { workspaceId: "acme", userId: "gus", name: "Gus Gray", handle: "gus" };
-const GINA_IN_ACME: PersonActor = { workspaceId: "acme", userId: "gina", name: "Gina Grant", handle: "gina" };
-const GINA: PersonActor = { workspaceId: "globex", userId: "gina", name: "Gina Grant", handle: "gina" };
+const OLIVIA: PersonActor = { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" };
+const MAX_P: PersonActor = { workspaceId: "acme", id: "max", name: "Max Mills", handle: "max" };
+const ANA_P: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
+const GUS_P: PersonActor = { workspaceId: "acme", id: "gus", name: "Gus Gray", handle: "gus" };
+const GINA_IN_ACME: PersonActor = { workspaceId: "acme", id: "gina", name: "Gina Grant", handle: "gina" };
+const GINA: PersonActor = { workspaceId: "globex", id: "gina", name: "Gina Grant", handle: "gina" };
 const SCOUT = { kind: "agent" as const, id: "scout", name: "Scout" };
 
 let t: TempDb;
@@ -88,7 +88,7 @@ async function placeOf(channelId: string, askerId: string | null, workspaceId = 
 }
 
 /** What an agent remembers from a channel of acme, as the API would build it. */
-function agentRemembers(body: unknown, where: Partial<RememberInput> = {}): RememberInput {
+function agentRemembers(body: unknown, where: Partial<NewFact> = {}): NewFact {
   return {
     agentId: "scout",
     workspaceId: "acme",

@@ -11,14 +11,14 @@ import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, type Place, type Scope } from "./rules";
-import { agentMayForgetSql, changeableSql, type SqlViewer } from "./rules-sql";
+import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
-/** A signed-in person changing facts in one workspace. */
-export type PersonActor = SqlViewer & { name: string; handle: string };
+/** A signed-in person changing facts in one workspace: the viewer, and how history and sources name them. */
+export type PersonActor = ViewerRef & { name: string; handle: string };
 
 type TextProblem = { status: "invalid_fact" } | { status: "looks_like_secret"; what: string };
 
@@ -66,7 +66,7 @@ async function findTwin(
   return row && storedFact(row);
 }
 
-export type RememberInput = {
+export type NewFact = {
   agentId: string;
   workspaceId: string;
   body: unknown;
@@ -96,7 +96,7 @@ export type RememberResult =
  */
 export async function remember(
   db: Conn,
-  input: RememberInput,
+  input: NewFact,
   /** A rule the writer must pass, checked inside the same transaction as the write. */
   allowed?: (writes: Writes) => Promise<boolean>,
 ): Promise<RememberResult> {
@@ -115,7 +115,7 @@ const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_
   RETURNING ${FACT_COLUMNS}`;
 
 /** remember's steps, inside its transaction: refresh the twin, or check the limit and insert; then the history. */
-async function keepFact(writes: Writes, input: RememberInput, body: string): Promise<RememberResult> {
+async function keepFact(writes: Writes, input: NewFact, body: string): Promise<RememberResult> {
   const bodyKey = dedupeKey(body);
   const scopeRef = input.scope === "workspace" ? "" : input.scopeRef;
   const at = nowIso();
@@ -154,7 +154,7 @@ async function keepFact(writes: Writes, input: RememberInput, body: string): Pro
 }
 
 function personActor(viewer: PersonActor): Actor {
-  return { kind: "user", id: viewer.userId, name: viewer.name };
+  return { kind: "user", id: viewer.id, name: viewer.name };
 }
 
 /** A live fact of this agent the person may change, read inside the transaction. */
@@ -211,7 +211,7 @@ export async function correctFact(
           corrected_at = ?, updated_at = ?, version = version + 1
         WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL AND ${changeable.text}
         RETURNING ${FACT_COLUMNS}`,
-      [body, bodyKey, viewer.userId, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
+      [body, bodyKey, viewer.id, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
     );
     if (!row) return { status: "not_found" };
     await recordEvent(writes, factId, "correct", personActor(viewer), current.body, body, at);

@@ -30,7 +30,7 @@ export function freshDemoForEachTest(): () => Db {
 
 /** The bodies of Scout's live facts this person may see on the Memory page (first 100). */
 export async function seenBy(db: Db, userId: string, workspaceId = "acme", agentId = "scout"): Promise<string[]> {
-  const { facts } = await listVisibleFacts(db, { workspaceId, userId }, agentId, { limit: 100 });
+  const { facts } = await listVisibleFacts(db, { workspaceId, id: userId }, agentId, { limit: 100 });
   return facts.map((fact) => fact.body);
 }
 

@@ -118,8 +118,7 @@ async function previewFor(
 export async function loadMemoryPage(member: Member, agent: Agent, query: MemoryPageParams): Promise<MemoryPageData> {
   const db = getDb();
   const workspaceId = member.workspace.id;
-  const sqlViewer = { workspaceId, userId: member.id };
-  const channels = await readableChannels(db, sqlViewer);
+  const channels = await readableChannels(db, { workspaceId, id: member.id });
   const readable = new Set(channels.map((c) => c.id));
   const viewer: Viewer = { workspaceId, id: member.id, owner: member.role === "owner", canRead: (id) => readable.has(id) };
   const filters: FactFilters = {
@@ -133,10 +132,10 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
   const [counts, pages, kept, forgotten, preview] = await Promise.all([
-    countVisibleFacts(db, sqlViewer, agent.id, filters),
+    countVisibleFacts(db, viewer, agent.id, filters),
     Promise.all(
       groups.map((group) =>
-        listVisibleFacts(db, sqlViewer, agent.id, {
+        listVisibleFacts(db, viewer, agent.id, {
           ...filters,
           scope: group.scope,
           after: decodeCursor(query[`after_${group.scope}`]),
@@ -144,7 +143,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       ),
     ),
     liveFactCount(db, agent.id),
-    listForgottenFacts(db, sqlViewer, agent.id, graceCutoff()),
+    listForgottenFacts(db, viewer, agent.id, graceCutoff()),
     previewFor(workspaceId, agent.id, member.id, query.preview, channels),
   ]);
 

@@ -27,7 +27,7 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
   }
   const { member, agent } = found;
   const now = new Date();
-  const file = await exportFacts(getDb(), { workspaceId, userId: user.id }, member.workspace, agent, now);
+  const file = await exportFacts(getDb(), { workspaceId, id: user.id }, member.workspace, agent, now);
   return new Response(`${JSON.stringify(file, null, 2)}\n`, {
     headers: {
       "content-type": "application/json; charset=utf-8",

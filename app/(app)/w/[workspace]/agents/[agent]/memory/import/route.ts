@@ -50,7 +50,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
 
   const body = await readCappedBody(request, MAX_IMPORT_BYTES);
   if (body === "too_large") return answer(413, { status: "invalid_data", message: IMPORT_TOO_LARGE });
-  const owner = { workspaceId: workspace, userId: user.id, name: user.name, handle: user.handle };
+  const owner = { workspaceId: workspace, id: user.id, name: user.name, handle: user.handle };
   const state = await answerImport(getDb(), owner, found.agent, intent.data, new TextDecoder().decode(body));
   if (state.status === "imported") revalidatePath(`/w/${workspace}`, "layout");
   log("info", "import", { userId: user.id, workspaceId: workspace, intent: intent.data, status: state.status });
