@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { NewPasswordField } from "@/components/ui/new-password-field";
 import { acceptInviteAction, answerInviteAction, type AcceptInviteState } from "./actions";
 
 /** Someone new: the account's name and password. */
@@ -14,19 +15,7 @@ export function AcceptInviteForm({ token, email, name }: { token: string; email:
       {/* Shown, and named for password managers: the account this password belongs to. */}
       <Field label="Email" id="email" name="username" type="email" autoComplete="username" value={email} readOnly />
       <Field label="Your name" id="name" name="name" autoComplete="name" defaultValue={name} maxLength={80} required />
-      <Field
-        label="Password"
-        id="password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        minLength={8}
-        required
-        aria-describedby="password-hint"
-      />
-      <p id="password-hint" className="-mt-2 text-xs text-slate-500">
-        At least 8 characters. A long phrase is easier to remember and harder to guess.
-      </p>
+      <NewPasswordField />
       <Field label="Confirm password" id="confirm" name="confirm" type="password" autoComplete="new-password" required />
       {state.status !== "idle" ? (
         <p role="alert" aria-label="Invite problem" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

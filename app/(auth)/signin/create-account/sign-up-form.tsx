@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { MIN_PASSWORD_LENGTH } from "@/lib/validation/accounts";
+import { NewPasswordField } from "@/components/ui/new-password-field";
 import { createAccountAction, type SignUpState } from "./actions";
 
 /** The first account (with its workspace), or an account on an open sign-up. */
@@ -15,19 +15,7 @@ export function SignUpForm({ kind }: { kind: "first" | "account" }) {
       <input type="hidden" name="kind" value={kind} />
       <Field label="Your name" id="name" name="name" autoComplete="name" required defaultValue={fields.name} />
       <Field label="Email" id="email" name="email" type="email" autoComplete="email" required defaultValue={fields.email} />
-      <Field
-        label="Password"
-        id="password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        minLength={MIN_PASSWORD_LENGTH}
-        required
-        aria-describedby="password-hint"
-      />
-      <p id="password-hint" className="-mt-2 text-xs text-slate-500">
-        At least {MIN_PASSWORD_LENGTH} characters.
-      </p>
+      <NewPasswordField />
       {kind === "first" ? (
         <Field
           label="Workspace name"
