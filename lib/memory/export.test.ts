@@ -5,14 +5,14 @@
  * shape with its whole history, and nothing forgotten.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { channelMembers, channels, factEvents, facts, memberships } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
+import { viewerFromTables } from "@/lib/testing/demo-db";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
 import { exportFacts, exportFileName } from "./export";
-import { visibleTo, type Viewer } from "./rules";
+import { visibleTo } from "./rules";
 import { toMemory } from "./wire";
 import { correctFact, forgetFact, type PersonActor } from "./writes";
 
@@ -27,18 +27,6 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-/** The pure rule's viewer, from the tables: public channels plus the person's own channel rows. */
-async function viewerFromTables(db: Db, workspaceId: string, userId: string): Promise<Viewer | null> {
-  const [membership] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
-  if (!membership) return null;
-  const open = await db.select({ id: channels.id }).from(channels).where(and(eq(channels.workspaceId, workspaceId), eq(channels.kind, "public")));
-  const joined = await db.select({ id: channelMembers.channelId }).from(channelMembers).where(eq(channelMembers.userId, userId));
-  const readable = new Set([...open, ...joined].map((c) => c.id));
-  return { workspaceId, id: userId, owner: membership.role === "owner", canRead: (id) => readable.has(id) };
-}
 
 async function expectedIds(userId: string): Promise<string[]> {
   const viewer = await viewerFromTables(t.db, "acme", userId);

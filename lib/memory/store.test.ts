@@ -10,10 +10,11 @@ import type { Db } from "@/db/client";
 import { agents, channelMembers, channels, facts, memberships, users, workspaces } from "@/db/schema";
 import { DEMO_FACTS, DEMO_PEOPLE, seedDemo } from "@/db/seed";
 import { newId } from "@/lib/ids";
+import { viewerFromTables } from "@/lib/testing/demo-db";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { dedupeKey } from "./fact-text";
 import { derivePlace } from "./place";
-import { RECALL_LIMIT, recallable, visibleTo, type Place, type Viewer } from "./rules";
+import { RECALL_LIMIT, recallable, visibleTo, type Place } from "./rules";
 import {
   countVisibleFacts,
   decodeCursor,
@@ -48,27 +49,10 @@ async function allFactsOf(db: Db, agentId: string): Promise<Row[]> {
  * memberships, readable channels = the workspace's public channels + the
  * person's channel_members rows. Null for someone who is not a member.
  */
-async function viewerFromDb(db: Db, workspaceId: string, userId: string): Promise<Viewer | null> {
-  const [membership] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
-  if (!membership) return null;
-  const publicChannels = await db
-    .select({ id: channels.id })
-    .from(channels)
-    .where(and(eq(channels.workspaceId, workspaceId), eq(channels.kind, "public")));
-  const joined = await db
-    .select({ id: channelMembers.channelId })
-    .from(channelMembers)
-    .where(and(eq(channelMembers.workspaceId, workspaceId), eq(channelMembers.userId, userId)));
-  const readable = new Set([...publicChannels, ...joined].map((c) => c.id));
-  return { workspaceId, id: userId, owner: membership.role === "owner", canRead: (id) => readable.has(id) };
-}
 
 /** What listVisibleFacts must return, by the pure rule: live facts the viewer may see, in recall order. */
 async function expectedVisible(db: Db, workspaceId: string, userId: string, agentId: string): Promise<Row[]> {
-  const viewer = await viewerFromDb(db, workspaceId, userId);
+  const viewer = await viewerFromTables(db, workspaceId, userId);
   if (!viewer) return [];
   return (await allFactsOf(db, agentId))
     .filter((f) => f.forgottenAt === null && visibleTo(f, viewer))
@@ -615,7 +599,7 @@ describe("random workspaces", () => {
               const counts = await countVisibleFacts(t.db, viewer, agent.id);
               expect(counts.workspace + counts.channel + counts.person).toBe(expected.length);
               // getVisibleFact agrees with the rule on every fact, forgotten ones included.
-              const pure = await viewerFromDb(t.db, workspaceId, userId);
+              const pure = await viewerFromTables(t.db, workspaceId, userId);
               for (const fact of everything) {
                 const got = await getVisibleFact(t.db, viewer, agent.id, fact.id);
                 expect(got !== null).toBe(pure !== null && visibleTo(fact, pure));
