@@ -1,13 +1,9 @@
 /** The trigger check of `mnemo check`, on a real migrated file. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { describe, expect, it } from "vitest";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { checkTriggers } from "./check";
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ each: true });
 
 describe("checkTriggers", () => {
   it("finds every trigger the migrations create: full-text search and recall's version counters", async () => {

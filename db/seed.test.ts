@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import { facts, users } from "./schema";
 import { seedDemo } from "./seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 
-let t: TempDb;
-beforeAll(async () => {
-  t = await createTempDb();
-});
-afterAll(() => t.close());
+const t = tempDbForTests();
 
 describe("seedDemo", () => {
   it("seeds the demo into an empty database with the given keys", async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { describe, expect, it } from "vitest";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { workspacesOf } from "./workspaces";
 
-let t: TempDb;
-beforeAll(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterAll(() => t.close());
+const t = tempDbForTests({ demo: true });
 
 describe("workspacesOf", () => {
   it("lists only the person's workspaces, each agent with the facts it keeps", async () => {

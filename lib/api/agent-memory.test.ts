@@ -4,14 +4,14 @@
  * exactly the facts the rules allow, and every refusal is an ApiError with the
  * status and code the API answers with.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { agents, factEvents, facts } from "@/db/schema";
-import { DEMO_FACTS, seedDemo } from "@/db/seed";
+import { DEMO_FACTS } from "@/db/seed";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS, recallable, type Place } from "@/lib/memory/rules";
 import { remember } from "@/lib/memory/writes";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { rememberInput, type RememberInput } from "@/lib/validation/agent-api";
 import { forgetForAgent, recallForAgent, rememberForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
@@ -21,12 +21,7 @@ import { ApiError } from "./errors";
 const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
 const ECHO: AgentContext = { keyId: "key_demo_echo", agentId: "echo", workspaceId: "globex", handle: "echo", name: "Echo", recallVersion: "0.0" };
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ demo: true, each: true });
 
 /** The ApiError an action throws, or a failure when it throws something else or nothing. */
 async function refusal(action: () => Promise<unknown>): Promise<{ status: number; code: string; message: string }> {

@@ -4,11 +4,11 @@
  * workspace, and that racing for the first account — in one process or two —
  * gives it to exactly one person.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { auditEvents, memberships, users, workspaces } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { signUp, signUpOffer, signUpSettings, type NewAccount, type SignUpSettings } from "./sign-up";
 
 const NO_DEMO_CLOSED: SignUpSettings = { demo: false, signup: "closed" };
@@ -25,11 +25,7 @@ const first = (email: string, workspaceName = "Initech"): NewAccount => ({
 });
 const account = (email: string): NewAccount => ({ kind: "account", name: "Milton", email, passwordHash: HASH });
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ each: true });
 
 async function everything() {
   return {

@@ -2,9 +2,9 @@
  * The limits as a guesser and the real person meet them, on a real database file
  * per test and a clock the test moves.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInFailures } from "@/db/schema";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import {
   FIRST_WAIT_MS,
   LONGEST_WAIT_MS,
@@ -22,11 +22,7 @@ import {
   type Turn,
 } from "./throttle";
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ each: true });
 
 const T0 = Date.parse("2026-11-30T09:00:00Z");
 const SECOND = 1000;

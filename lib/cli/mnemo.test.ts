@@ -6,14 +6,14 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { agentKeys, auditEvents, factEvents, facts, memberships, signInFailures, users, workspaces } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import { verifyPassword } from "@/lib/auth/password";
 import { hashAgentKey } from "@/lib/api/agent-keys";
 import { runMnemo, type CliRun } from "@/lib/testing/run-cli";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -37,11 +37,7 @@ function printedPassword(stdout: string): string {
   return match[1];
 }
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ each: true });
 
 async function audit(workspaceId: string) {
   return t.db

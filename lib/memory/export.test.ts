@@ -4,12 +4,11 @@
  * computed here from the tables, not from the SQL under test — each in the wire
  * shape with its whole history, and nothing forgotten.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
 import { viewerFromTables } from "@/lib/testing/demo-db";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
 import { exportFacts, exportFileName } from "./export";
 import { visibleTo } from "./rules";
@@ -20,12 +19,7 @@ const ACME = { id: "acme", name: "Acme" };
 const SCOUT = { id: "scout", handle: "scout", name: "Scout" };
 const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ demo: true, each: true });
 
 
 async function expectedIds(userId: string): Promise<string[]> {

@@ -4,11 +4,10 @@
  * 2,000 limit, a non-owner — each leaves every fact, event and audit row as it
  * was), duplicates skipped, and imported facts kept as the owner told them.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
 import { auditEvents, factEvents, facts } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { exportFacts } from "./export";
 import { importWorkspaceFacts, planImport, readFactsFile } from "./import";
 import { MAX_FACTS } from "./rules";
@@ -18,12 +17,7 @@ const OLIVIA: PersonActor = { workspaceId: "acme", id: "olivia", name: "Olivia O
 const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 const SCOUT = { id: "scout", handle: "scout", workspaceId: "acme" };
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ demo: true, each: true });
 
 const ws = (body: unknown) => ({ scope: "workspace", body });
 

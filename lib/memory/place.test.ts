@@ -2,19 +2,13 @@
  * derivePlace over the demo workspace: the kind and the people come
  * from Mnemo's own tables, and anything that does not add up is refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { channelMembers, channels } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { PlaceError, derivePlace } from "./place";
 
-let t: TempDb;
-beforeAll(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterAll(() => t.close());
+const t = tempDbForTests({ demo: true });
 
 /** The PlaceError code derivePlace throws, or a failure if it throws something else or nothing. */
 async function refusal(workspaceId: string, channelId: string, askerId: string | null): Promise<string> {

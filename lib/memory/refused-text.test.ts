@@ -7,14 +7,14 @@
  * text gets; bidi controls and lone surrogates never reach the database or the
  * prompt section.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { factEvents, facts } from "@/db/schema";
-import { DEMO_FACTS, seedDemo } from "@/db/seed";
+import { DEMO_FACTS } from "@/db/seed";
 import { recallForAgent, rememberForAgent } from "@/lib/api/agent-memory";
 import type { AgentContext } from "@/lib/api/auth";
 import { ApiError } from "@/lib/api/errors";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { planImport } from "./import";
 import { DISGUISED_CREDENTIALS } from "./secrets.fixtures";
 import { tellFact } from "./tell";
@@ -25,12 +25,7 @@ const SCOUT_AGENT = { id: "scout", workspaceId: "acme" };
 const ANA: PersonActor = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ demo: true, each: true });
 
 async function snapshot() {
   return {

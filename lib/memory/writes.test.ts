@@ -4,12 +4,12 @@
  * forgetting, restoring and purging, and an agent's forget from where it is
  * (agentMayForget in rules.ts). Every refusal must leave the database as it was.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
-import { DEMO_FACTS, seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { DEMO_FACTS } from "@/db/seed";
+import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { MAX_FACT, MAX_FACTS, type Place } from "./rules";
 import { LIVE_COUNT_SQL, liveFactCount, recall } from "./store";
@@ -35,12 +35,7 @@ const GINA_IN_ACME: PersonActor = { workspaceId: "acme", id: "gina", name: "Gina
 const GINA: PersonActor = { workspaceId: "globex", id: "gina", name: "Gina Grant", handle: "gina" };
 const SCOUT = { kind: "agent" as const, id: "scout", name: "Scout" };
 
-let t: TempDb;
-beforeEach(async () => {
-  t = await createTempDb();
-  await seedDemo(t.db);
-});
-afterEach(() => t.close());
+const t = tempDbForTests({ demo: true, each: true });
 
 // --- Helpers ---
 
