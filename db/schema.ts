@@ -10,6 +10,7 @@
 import { sql } from "drizzle-orm";
 import {
   check,
+  customType,
   foreignKey,
   index,
   integer,
@@ -18,6 +19,9 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+
+/** libSQL's vector column (F32_BLOB), written with vector32('[…]') and compared with vector_distance_cos. */
+const vector = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "F32_BLOB" });
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
@@ -314,6 +318,48 @@ export const factEvents = sqliteTable(
     ),
   ],
 );
+
+/**
+ * How often each fact was recalled, and when last. Kept beside the fact, not in it:
+ * a change to `facts` bumps the agent's memory version (drizzle/0005), and counting
+ * a recall must not make every kept recall answer stale. Written in batches
+ * (lib/memory/usage.ts), never once per recall.
+ */
+export const factUsage = sqliteTable("fact_usage", {
+  factId: text("fact_id")
+    .primaryKey()
+    .references(() => facts.id, { onDelete: "cascade" }),
+  recalledCount: integer("recalled_count").notNull().default(0),
+  lastRecalledAt: text("last_recalled_at"),
+});
+
+/**
+ * A fact's meaning as an embeddings provider gave it (MNEMO_EMBEDDINGS_*), in
+ * libSQL's own vector type. No dimension is declared: it is the model's, and a
+ * vector of another model is never compared (`model` says whose it is). A body
+ * change deletes the vector in the same statement (drizzle/0010), so a corrected
+ * fact is never found by its old meaning.
+ */
+export const factVectors = sqliteTable("fact_vectors", {
+  factId: text("fact_id")
+    .primaryKey()
+    .references(() => facts.id, { onDelete: "cascade" }),
+  model: text("model").notNull(),
+  embedding: vector("embedding").notNull(),
+  madeAt: text("made_at").notNull(),
+});
+
+/**
+ * Facts whose vector is still to be made: filled by triggers on every insert and
+ * body change (drizzle/0010), whoever writes, and emptied by the embedder
+ * (lib/embeddings/embedder.ts) once the provider answered.
+ */
+export const factVectorsDue = sqliteTable("fact_vectors_due", {
+  factId: text("fact_id")
+    .primaryKey()
+    .references(() => facts.id, { onDelete: "cascade" }),
+  since: text("since").notNull().default(now),
+});
 
 // --- The agent API ---
 
