@@ -17,7 +17,7 @@ import type { RecallInput } from "@/lib/validation/agent-api";
 import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { ApiError, jsonBytes } from "./errors";
-import { RecallCache, recallAnswer, recallOutputOf, type RecallAnswer } from "./recall-cache";
+import { RecallCache, recallAnswer, recallOutputOf, type KeptRecall, type RecallAnswer } from "./recall-cache";
 
 const SCOUT_KEY = `mnemo_${"s".repeat(40)}`;
 const ECHO_KEY = `mnemo_${"e".repeat(40)}`;
@@ -140,7 +140,7 @@ describe("a change made elsewhere is seen on the next request", () => {
 });
 
 describe("the budget", () => {
-  const answer = (size: number): RecallAnswer => new Uint8Array(size);
+  const answer = (size: number): KeptRecall => ({ answer: new Uint8Array(size) as RecallAnswer, factIds: [] });
 
   it("drops the least recently used answers first", () => {
     const entry = 100 + 2 * "a".length + 512; // bytes, as set() counts them

@@ -34,7 +34,10 @@ export function recallOutputOf(answer: RecallAnswer): RecallOutput {
   return JSON.parse(fromUtf8.decode(answer)) as RecallOutput;
 }
 
-type Entry = { version: string; answer: RecallAnswer; bytes: number };
+/** An answer, and the ids of the facts in it (so a kept answer is counted as recalled without parsing it). */
+export type KeptRecall = { answer: RecallAnswer; factIds: readonly string[] };
+
+type Entry = KeptRecall & { version: string; bytes: number };
 
 /** What an entry costs beyond its bytes: the map's slot, the entry and the version string, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -51,7 +54,7 @@ export class RecallCache {
   }
 
   /** The kept answer for `key`, if it was made at exactly `version`. */
-  get(key: string, version: string): RecallAnswer | undefined {
+  get(key: string, version: string): KeptRecall | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -60,18 +63,18 @@ export class RecallCache {
       return undefined;
     }
     this.entries.set(key, entry); // now the most recently used
-    return entry.answer;
+    return entry;
   }
 
-  set(key: string, version: string, answer: RecallAnswer): void {
-    const bytes = answer.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+  set(key: string, version: string, { answer, factIds }: KeptRecall): void {
+    const bytes = answer.byteLength + key.length * 2 + factIds.length * 64 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
       this.bytes -= old.bytes;
     }
-    this.entries.set(key, { version, answer, bytes });
+    this.entries.set(key, { version, answer, factIds, bytes });
     this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;
@@ -94,10 +97,13 @@ export async function recallAnswer(
   input: RecallInput,
   cache: RecallCache = recallCache(),
 ): Promise<RecallAnswer> {
-  const key = `${agent.agentId}\n${input.channel}\n${input.asker ?? ""}`;
-  const kept = cache.get(key, agent.recallVersion);
-  if (kept) return kept;
-  const answer = utf8.encode(JSON.stringify(await recallForAgent(db, agent, input)));
-  cache.set(key, agent.recallVersion, answer);
-  return answer;
+  // Every input that shapes the answer is in the key; JSON keeps a question's newlines from running into the next field.
+  const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.q ?? "", input.limit ?? 0, input.budget ?? 0]);
+  let kept = cache.get(key, agent.recallVersion);
+  if (!kept) {
+    const output = await recallForAgent(db, agent, input);
+    kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
+    cache.set(key, agent.recallVersion, kept);
+  }
+  return kept.answer;
 }

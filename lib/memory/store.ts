@@ -44,6 +44,23 @@ export async function recall(db: Conn, agentId: string, place: Place): Promise<S
   return rows.map(storedFact).filter((fact) => recallable(fact, place));
 }
 
+/**
+ * The scopes a recall in this place reads, each one index range of facts_recall_idx:
+ * the workspace's facts, this channel's, and in a DM with one person that person's.
+ * Every reader of recallable facts (words, meaning, recency) starts from these.
+ */
+export type RecallBranch = { scope: Scope; ref: string };
+
+export function recallBranches(place: Place): RecallBranch[] {
+  const branches: RecallBranch[] = [
+    { scope: "workspace", ref: "" },
+    { scope: "channel", ref: place.channelId },
+  ];
+  const person = soloPerson(place);
+  if (person) branches.push({ scope: "person", ref: person });
+  return branches;
+}
+
 /** Where a listing resumes: the last fact of the previous page, in recall order. */
 export type Cursor = { pinned: boolean; updatedAt: string; id: string };
 

@@ -4,7 +4,7 @@
  * OpenAPI document is generated from them — one definition, three uses.
  */
 import { z } from "zod";
-import { SCOPES } from "@/lib/memory/rules";
+import { RECALL_LIMIT, SCOPES } from "@/lib/memory/rules";
 
 /** Ids and short labels: no control characters (NUL and friends break logs and prompts). */
 const NO_CONTROLS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
@@ -26,9 +26,57 @@ const asker = id().describe(
   "The user id of the person the agent is answering, if any. They must be able to read the channel.",
 );
 
-/** `GET /api/v1/recall` and the MCP tool `recall`. Any other parameter (such as `kind` or `people`) is ignored. */
-export const recallInput = z.object({ channel, asker: asker.optional() });
+/** A whole number within bounds, from JSON or from a query string ("12"). */
+const wholeNumber = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max.toLocaleString("en-US")}`),
+  );
+
+export const MAX_QUESTION = 2000;
+/** The largest budget accepted: far beyond any model's context, so it only refuses nonsense. */
+export const MAX_BUDGET = 1_000_000;
+
+const question = text()
+  .max(MAX_QUESTION, `must be at most ${MAX_QUESTION.toLocaleString("en-US")} characters`)
+  .describe(
+    "What the conversation is about right now: pass the user's latest message or question, as they wrote it. " +
+      "Facts that answer it come first (after pinned ones). Leave it out for the newest facts.",
+  );
+const limit = wholeNumber(1, RECALL_LIMIT).describe(
+  `At most this many facts (1–${RECALL_LIMIT}; ${RECALL_LIMIT} when left out).`,
+);
+const budget = wholeNumber(1, MAX_BUDGET).describe(
+  "The most tokens the prompt section may take, header included (counted with the o200k_base tokenizer). " +
+    "Facts that do not fit are left out whole, never cut.",
+);
+
+/**
+ * `GET` and `POST /api/v1/recall`. Any other parameter (such as `kind` or `people`)
+ * is ignored. Without `q` the order is recency; `limit` and `budget` apply either way.
+ */
+export const recallInput = z.object({
+  channel,
+  asker: asker.optional(),
+  q: question.optional(),
+  limit: limit.optional(),
+  budget: budget.optional(),
+});
 export type RecallInput = z.infer<typeof recallInput>;
+
+/** The MCP tool `recall`: the same, with the question named for a model (`query`). */
+export const recallToolInput = z.object({
+  channel,
+  asker: asker.optional(),
+  query: question.optional(),
+  limit: limit.optional(),
+  budget: budget.optional(),
+});
+export type RecallToolInput = z.infer<typeof recallToolInput>;
 
 /** The body of `POST /api/v1/memories` and the MCP tool `remember`. */
 export const rememberInput = z
@@ -115,13 +163,44 @@ export const place = z
   })
   .describe("Where the recall happens, as Mnemo derived it.");
 
+export const RANKINGS = ["question", "question (words only)", "recency"] as const;
+export type Ranking = (typeof RANKINGS)[number];
+
+export const why = z
+  .object({
+    pinned: z.boolean().describe("People pinned it: pinned facts always come first."),
+    rank: z.int().min(1).describe("Its place in this answer, from 1."),
+    score: z
+      .number()
+      .nullable()
+      .describe("How well it answers the question (higher is better; comparable within one answer only); null when it matched nothing or there was no question."),
+    matched: z
+      .array(z.string())
+      .describe('The words of the question it matched, and "meaning" when the embeddings provider found it close.'),
+  })
+  .describe("Why this fact is in the answer, and where.");
+
+export const recalledMemory = memory.extend({ why });
+export type RecalledMemory = z.infer<typeof recalledMemory>;
+
 export const recallOutput = z.object({
   place,
-  facts: z.array(memory).describe("At most 40, pinned first, then the most recently updated."),
+  facts: z
+    .array(recalledMemory)
+    .describe("At most `limit` (40): pinned first, then those that answer `q` best, then the most recently updated."),
   section: z
     .string()
     .nullable()
     .describe("The facts as a ready prompt section (\"## What you remember\"), or null when there are none."),
+  ranking: z
+    .enum(RANKINGS)
+    .describe(
+      "How the facts were ordered: by the question (words and meaning), by the question's words only (no " +
+        "embeddings provider, or it did not answer in time), or by recency (no question).",
+    ),
+  considered: z.int().min(0).describe("How many facts may be recalled here: the ones ranking chose from."),
+  omitted: z.int().min(0).describe("How many of those were left out by `limit` or `budget`."),
+  tokens: z.int().min(0).describe("The size of `section` in tokens (o200k_base); 0 when it is null."),
 });
 export type RecallOutput = z.infer<typeof recallOutput>;
 
