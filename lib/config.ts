@@ -62,6 +62,10 @@ const rules = {
     schema: z.coerce.number().int().min(0).max(4096).default(64),
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
   },
+  MNEMO_USAGE_FLUSH_MS: {
+    schema: z.coerce.number().int().min(10).max(600_000).default(5000),
+    accepts: "milliseconds between writes of recall counts (lib/memory/usage.ts), a whole number from 10 to 600000",
+  },
   AUTH_SECRET: {
     schema: z.string().min(32).optional(),
     accepts: "at least 32 random characters (make one with: openssl rand -base64 33)",

@@ -14,6 +14,7 @@
  */
 import type { Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
+import { noteRecalled } from "@/lib/memory/usage";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
@@ -105,5 +106,7 @@ export async function recallAnswer(
     kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
     cache.set(key, agent.recallVersion, kept);
   }
+  // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
+  noteRecalled(db, kept.factIds);
   return kept.answer;
 }

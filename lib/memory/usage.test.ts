@@ -1,0 +1,147 @@
+/**
+ * Recall counts on a real libSQL file with the demo: nothing is written while
+ * recalls are noted, one flush writes them all, counts add up across processes
+ * and survive a new client, and neither a purged fact nor a failed write loses or
+ * doubles a count.
+ */
+import { describe, expect, it } from "vitest";
+import { connect, readAll, type Conn } from "@/db/client";
+import { DEMO_FACTS } from "@/db/seed";
+import { tempDbForTests } from "@/lib/testing/temp-db";
+import { UsageCounter } from "./usage";
+
+const t = tempDbForTests({ demo: true, each: true });
+// Long enough that no timer flushes during a test: each test flushes when it means to.
+const NEVER = 600_000;
+const T0 = Date.parse("2026-05-01T12:00:00.000Z");
+
+type UsageRow = { factId: string; count: number; last: string | null };
+
+async function usage(db: Conn = t.db): Promise<Map<string, UsageRow>> {
+  const rows = await readAll<UsageRow>(
+    db,
+    "SELECT fact_id AS factId, recalled_count AS count, last_recalled_at AS last FROM fact_usage",
+    [],
+  );
+  return new Map(rows.map((row) => [row.factId, { ...row, count: Number(row.count) }]));
+}
+
+async function idOf(body: string): Promise<string> {
+  const [row] = await readAll<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
+  if (!row) throw new Error(`no fact "${body}"`);
+  return row.id;
+}
+
+describe("recall counts", () => {
+  it("are not written per recall; one flush writes each fact's count and its latest time", async () => {
+    const [refunds, sso] = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.sso)];
+    const counter = new UsageCounter(NEVER);
+    for (let i = 0; i < 14; i++) counter.note(t.db, [refunds, sso], T0 + i * 1000);
+    counter.note(t.db, [sso], T0 - 60_000); // an older time never moves "last" back
+    expect((await usage()).size).toBe(0);
+    expect(counter.unwritten).toBe(2);
+
+    await counter.flush();
+    const rows = await usage();
+    expect(rows.get(refunds)).toEqual({ factId: refunds, count: 14, last: new Date(T0 + 13_000).toISOString() });
+    expect(rows.get(sso)).toEqual({ factId: sso, count: 15, last: new Date(T0 + 13_000).toISOString() });
+    expect(counter.unwritten).toBe(0);
+
+    // A second flush adds to what is there, and an empty one writes nothing.
+    counter.note(t.db, [refunds], T0 + 86_400_000);
+    await counter.flush();
+    await counter.flush();
+    expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 15, last: new Date(T0 + 86_400_000).toISOString() });
+  });
+
+  it("survive a restart: a new client on the same file reads exactly the recalls made", async () => {
+    const ids = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.releases)];
+    const counter = new UsageCounter(NEVER);
+    const recalls = 37;
+    for (let i = 0; i < recalls; i++) counter.note(t.db, ids, T0 + i);
+    await counter.flush();
+    t.db.$client.close(); // the process stops; the test's file stays
+
+    const reopened = connect(t.url);
+    try {
+      const rows = await usage(reopened);
+      for (const id of ids) expect(rows.get(id)?.count).toBe(recalls);
+    } finally {
+      reopened.$client.close();
+    }
+  });
+
+  it("add up across processes, each with its own counter and client; the latest time wins", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const other = connect(t.url);
+    try {
+      const a = new UsageCounter(NEVER);
+      const b = new UsageCounter(NEVER);
+      for (let i = 0; i < 5; i++) a.note(t.db, [refunds], T0 + 10_000);
+      for (let i = 0; i < 7; i++) b.note(other, [refunds], T0);
+      await Promise.all([a.flush(), b.flush()]);
+      expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 12, last: new Date(T0 + 10_000).toISOString() });
+    } finally {
+      other.$client.close();
+    }
+  });
+
+  it("of a fact purged before the flush are dropped without failing the others", async () => {
+    const [refunds, sso] = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.sso)];
+    const counter = new UsageCounter(NEVER);
+    counter.note(t.db, [refunds, sso, "no-such-fact"], T0);
+    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE id = ?", args: [refunds] });
+
+    await counter.flush();
+    const rows = await usage();
+    expect([...rows.keys()]).toEqual([sso]);
+    expect(counter.unwritten).toBe(0);
+  });
+
+  it("go with their fact when it is purged later", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const counter = new UsageCounter(NEVER);
+    counter.note(t.db, [refunds], T0);
+    await counter.flush();
+    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE id = ?", args: [refunds] });
+    expect((await usage()).size).toBe(0);
+  });
+
+  it("of a failed write are kept, merged with newer ones, and written once by the next flush", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const counter = new UsageCounter(NEVER);
+    counter.note(t.db, [refunds], T0);
+    counter.note(t.db, [refunds], T0 + 1);
+    // A real refusal by the database, not a stand-in: a trigger that aborts every new usage row.
+    await t.db.$client.execute(
+      "CREATE TRIGGER refuse_usage BEFORE INSERT ON fact_usage BEGIN SELECT RAISE(ABORT, 'usage refused'); END",
+    );
+    await expect(counter.flush()).rejects.toThrow(/usage refused/);
+    expect((await usage()).size).toBe(0);
+    expect(counter.unwritten).toBe(1);
+
+    counter.note(t.db, [refunds], T0 + 2);
+    await t.db.$client.execute("DROP TRIGGER refuse_usage");
+    await counter.flush();
+    expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 3, last: new Date(T0 + 2).toISOString() });
+  });
+
+  it("noted for a database already closed are let go: a flush does not fail on them", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const other = connect(t.url);
+    const counter = new UsageCounter(NEVER);
+    counter.note(other, [refunds], T0);
+    other.$client.close();
+    await counter.flush();
+    expect(counter.unwritten).toBe(0);
+    expect((await usage()).size).toBe(0);
+  });
+
+  it("are written by the timer when nobody flushes", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const counter = new UsageCounter(20);
+    counter.note(t.db, [refunds], T0);
+    // No assertion on time: wait (as long as it takes) for the count to arrive.
+    await expect.poll(async () => (await usage()).get(refunds)?.count, { timeout: 10_000 }).toBe(1);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * How often each fact was recalled, and when last, for people on the Memory page
+ * and in the export. Counted in memory and written in batches, like the rate
+ * limit's counts (lib/api/rate-limit.ts): a write transaction per recall would
+ * cost more than the recall. Written to fact_usage, beside facts, never to facts
+ * itself: a facts UPDATE bumps the agent's memory version and would make every
+ * kept recall answer stale.
+ *
+ * The tolerance: counts reach the database at most MNEMO_USAGE_FLUSH_MS after the
+ * recall. A graceful stop writes them first (lib/ops/flush-before-exit.ts); a
+ * crash loses at most that window's counts.
+ */
+import { writeTransaction, type Conn, type Db } from "@/db/client";
+import { readConfig } from "@/lib/config";
+
+type Pending = { count: number; lastAt: number };
+
+// Adds one fact's counts. INSERT … SELECT from facts: a fact purged since its
+// recall adds nothing, and its id breaks no foreign key. max() keeps the newest
+// time when two processes' batches cross (coalesce: max() of a NULL is NULL).
+// Parameters: count, last recalled at (ISO), fact id.
+const ADD_SQL = `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at)
+  SELECT id, ?, ? FROM facts WHERE id = ?
+  ON CONFLICT (fact_id) DO UPDATE SET
+    recalled_count = fact_usage.recalled_count + excluded.recalled_count,
+    last_recalled_at = max(coalesce(fact_usage.last_recalled_at, ''), excluded.last_recalled_at)`;
+
+/** One process's counts not yet written, per database; the app keeps one per process (see `processUsage`), tests make their own. */
+export class UsageCounter {
+  private readonly pending = new Map<Conn, Map<string, Pending>>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly intervalMs: number) {}
+
+  /** Counts one recall of each fact; written with the next flush, at most `intervalMs` from now. */
+  note(db: Conn, factIds: readonly string[], now: number = Date.now()): void {
+    if (!factIds.length) return;
+    let counts = this.pending.get(db);
+    if (!counts) this.pending.set(db, (counts = new Map()));
+    for (const id of factIds) {
+      const entry = counts.get(id);
+      if (entry) {
+        entry.count += 1;
+        entry.lastAt = Math.max(entry.lastAt, now);
+      } else {
+        counts.set(id, { count: 1, lastAt: now });
+      }
+    }
+    this.schedule();
+  }
+
+  /** One timer while counts wait; unref: it never keeps a process alive (a graceful stop flushes on its own). */
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.flush().catch((error: unknown) => {
+        console.error(`[usage] could not write recall counts, will retry: ${error instanceof Error ? error.message : String(error)}`);
+        this.schedule();
+      });
+    }, this.intervalMs).unref();
+  }
+
+  /** Facts with counts not yet written (for tests and the shutdown log). */
+  get unwritten(): number {
+    let n = 0;
+    for (const counts of this.pending.values()) n += counts.size;
+    return n;
+  }
+
+  /**
+   * Writes every count noted so far, one write transaction per database; resolves
+   * once they are durable. One flush at a time: a call during a flush waits for it,
+   * then writes what came in meanwhile. A failed write keeps its counts for the next.
+   */
+  async flush(): Promise<void> {
+    // Its failure is its own caller's to hear; this call then writes what was put back.
+    while (this.flushing) await this.flushing.catch(() => undefined);
+    if (!this.pending.size) return;
+    // A closed database (a test's file, or the app's at exit) takes no more writes: its counts have nowhere to go.
+    const batches = [...this.pending].filter(([db]) => !(db as Partial<Db>).$client?.closed);
+    this.pending.clear();
+    this.flushing = (async () => {
+      const failures: unknown[] = [];
+      for (const [db, counts] of batches) {
+        try {
+          await writeTransaction(db, async (writes) => {
+            for (const [id, { count, lastAt }] of counts) {
+              await writes.run(ADD_SQL, [count, new Date(lastAt).toISOString(), id]);
+            }
+          });
+        } catch (error) {
+          this.putBack(db, counts);
+          failures.push(error);
+        }
+      }
+      if (failures.length) throw failures[0];
+    })();
+    try {
+      await this.flushing;
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  /** Counts of a failed write, merged with any noted since, so none is lost and none counted twice. */
+  private putBack(db: Conn, counts: Map<string, Pending>): void {
+    const current = this.pending.get(db);
+    if (!current) {
+      this.pending.set(db, counts);
+      return;
+    }
+    for (const [id, old] of counts) {
+      const entry = current.get(id);
+      if (entry) {
+        entry.count += old.count;
+        entry.lastAt = Math.max(entry.lastAt, old.lastAt);
+      } else {
+        current.set(id, old);
+      }
+    }
+  }
+}
+
+/** This process's counter, shared by every copy of this module the bundler makes (REST, MCP, instrumentation). */
+function processUsage(): UsageCounter {
+  const shared = globalThis as { mnemoUsage?: UsageCounter };
+  return (shared.mnemoUsage ??= new UsageCounter(readConfig().MNEMO_USAGE_FLUSH_MS));
+}
+
+/** Counts one served recall of these facts; no database write now (see UsageCounter). */
+export function noteRecalled(db: Conn, factIds: readonly string[]): void {
+  processUsage().note(db, factIds);
+}
+
+/** Writes this process's counts now; a graceful stop calls it before the process exits. */
+export function flushUsage(): Promise<void> {
+  return processUsage().flush();
+}
