@@ -20,6 +20,9 @@ export async function register() {
       console.error(`[purge] ${error instanceof Error ? error.message : String(error)}`);
     });
   setInterval(purge, PURGE_EVERY_MS).unref();
+  // Recall counts kept in memory are written once the last request is answered, before Next exits.
+  const { flushUsage } = await import("./lib/memory/usage");
+  (await import("./lib/ops/flush-before-exit")).flushBeforeServerCloses(flushUsage);
   // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.
   process.once("exit", () => closeDb());
   const { DRAIN_MESSAGE, startDraining } = await import("./lib/ops/draining");
