@@ -23,8 +23,10 @@ import {
   getVisibleFact,
   listVisibleFacts,
   recall,
+  type ListedFact,
   type StoredFact,
 } from "./store";
+import { UsageCounter } from "./usage";
 import { correctFact, forgetFact } from "./writes";
 
 
@@ -338,6 +340,59 @@ describe("listVisibleFacts over the demo", () => {
     await t.db.delete(memberships).where(and(eq(memberships.workspaceId, "acme"), eq(memberships.userId, "ana")));
     expect((await listVisibleFacts(t.db, ana, "scout")).facts).toEqual([]);
     expect(await countVisibleFacts(t.db, ana, "scout")).toEqual({ workspace: 0, channel: 0, person: 0 });
+  });
+});
+
+describe("recall counts on the Memory page", () => {
+  let t: TempDb;
+  const DAY = 86_400_000;
+  const NOW = Date.parse("2026-05-01T12:00:00.000Z");
+  const cutoff = new Date(NOW - 30 * DAY).toISOString();
+  beforeAll(async () => {
+    t = await demoWithDistinctTimes();
+    const idOf = async (body: string) => (await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body)))[0].id;
+    // Written the way the app writes them: noted recalls, one flush.
+    const counter = new UsageCounter(600_000);
+    for (let i = 0; i < 14; i++) counter.note(t.db, [await idOf(DEMO_FACTS.refunds)], NOW - 2 * DAY);
+    counter.note(t.db, [await idOf(DEMO_FACTS.budget)], NOW - DAY);
+    counter.note(t.db, [await idOf(DEMO_FACTS.sso)], NOW - 31 * DAY);
+    counter.note(t.db, [await idOf(DEMO_FACTS.releases)], NOW - 30 * DAY); // exactly 30 days: recalled within them
+    await counter.flush();
+  });
+  afterAll(() => t.close());
+
+  const max = { workspaceId: "acme", id: "max" };
+  const ana = { workspaceId: "acme", id: "ana" };
+  const usageOf = (listed: ListedFact[]) =>
+    Object.fromEntries(listed.map((fact) => [fact.body, [fact.recalledCount, fact.lastRecalledAt]]));
+
+  it("each listed fact carries how often it was recalled and when last; never recalled is 0 and null", async () => {
+    const listed = (await listVisibleFacts(t.db, max, "scout", { limit: 100 })).facts;
+    expect(usageOf(listed)).toEqual({
+      [DEMO_FACTS.refunds]: [14, new Date(NOW - 2 * DAY).toISOString()],
+      [DEMO_FACTS.budget]: [1, new Date(NOW - DAY).toISOString()],
+      [DEMO_FACTS.sso]: [1, new Date(NOW - 31 * DAY).toISOString()],
+      [DEMO_FACTS.releases]: [1, new Date(NOW - 30 * DAY).toISOString()],
+      [DEMO_FACTS.maxPerson]: [0, null],
+      [DEMO_FACTS.pairing]: [0, null],
+    });
+  });
+
+  it("'not recalled in 30 days' keeps the stale and the never recalled, in SQL, and counts agree", async () => {
+    const filters = { notRecalledSince: cutoff };
+    const listed = (await listVisibleFacts(t.db, max, "scout", { ...filters, limit: 100 })).facts;
+    expect(new Set(bodies(listed))).toEqual(new Set([DEMO_FACTS.sso, DEMO_FACTS.maxPerson, DEMO_FACTS.pairing]));
+    expect(await countVisibleFacts(t.db, max, "scout", filters)).toEqual({ workspace: 1, channel: 1, person: 1 });
+    // It combines with the other filters.
+    expect(bodies((await listVisibleFacts(t.db, max, "scout", { ...filters, scope: "channel" })).facts)).toEqual([DEMO_FACTS.pairing]);
+  });
+
+  it("never widens what a person sees: ana's stale facts are a subset of her own list", async () => {
+    const all = ids((await listVisibleFacts(t.db, ana, "scout", { limit: 100 })).facts);
+    const stale = (await listVisibleFacts(t.db, ana, "scout", { notRecalledSince: cutoff, limit: 100 })).facts;
+    for (const id of ids(stale)) expect(all).toContain(id);
+    expect(bodies(stale)).not.toContain(DEMO_FACTS.budget);
+    expect(new Set(bodies(stale))).toEqual(new Set([DEMO_FACTS.sso, DEMO_FACTS.anaPerson, DEMO_FACTS.pairing]));
   });
 });
 

@@ -12,8 +12,11 @@ import { changeableSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
-/** A fact as the Memory page lists it: with the name of the person who told it, if a person did. */
-export type ListedFact = StoredFact & { createdByName: string | null };
+/**
+ * A fact as the Memory page lists it: with the name of the person who told it, if a
+ * person did, and how often agents recalled it (lib/memory/usage.ts) and when last.
+ */
+export type ListedFact = StoredFact & { createdByName: string | null; recalledCount: number; lastRecalledAt: string | null };
 
 /** One scope's newest facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
 const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts
@@ -101,6 +104,8 @@ export type FactFilters = {
   /** Who first kept the fact: the agent itself, or a person. */
   keptBy?: "agent" | "people";
   sourceKind?: "message" | "session" | "person";
+  /** Facts not recalled since this time (ISO), never recalled ones included. */
+  notRecalledSince?: string;
 };
 
 export type ListOptions = FactFilters & {
@@ -128,6 +133,13 @@ function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilte
     conditions.push({ text: "facts.created_by_kind = ?", args: [filters.keptBy === "agent" ? "agent" : "user"] });
   }
   if (filters.sourceKind) conditions.push({ text: "facts.source_kind = ?", args: [filters.sourceKind] });
+  if (filters.notRecalledSince) {
+    // A lookup by fact_usage's key per fact; no row at all is "never recalled".
+    conditions.push({
+      text: "NOT EXISTS (SELECT 1 FROM fact_usage u WHERE u.fact_id = facts.id AND u.last_recalled_at >= ?)",
+      args: [filters.notRecalledSince],
+    });
+  }
   const match = filters.search ? ftsQuery(filters.search) : null;
   if (match) conditions.push({ text: "facts.seq IN (SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?)", args: [match] });
   return conditions;
@@ -150,15 +162,18 @@ export async function listVisibleFacts(
     conditions.push({ text: "(facts.pinned, facts.updated_at, facts.id) < (?, ?, ?)", args: [pinned ? 1 : 0, updatedAt, id] });
   }
   const where = allOf(conditions);
-  const rows = await readAll<FactColumnsRow & { createdByName: string | null }>(
+  const rows = await readAll<FactColumnsRow & Pick<ListedFact, "createdByName" | "recalledCount" | "lastRecalledAt">>(
     db,
-    `SELECT ${FACT_COLUMNS}, ${displayNameSql("users.name", "users.email")} AS createdByName FROM facts
+    `SELECT ${FACT_COLUMNS}, ${displayNameSql("users.name", "users.email")} AS createdByName,
+        coalesce(usage.recalled_count, 0) AS recalledCount, usage.last_recalled_at AS lastRecalledAt
+      FROM facts
       LEFT JOIN users ON facts.created_by_kind = 'user' AND users.id = facts.created_by
+      LEFT JOIN fact_usage usage ON usage.fact_id = facts.id
       WHERE ${where.text}
       ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC LIMIT ?`,
     [...where.args, limit + 1],
   );
-  const page = rows.slice(0, limit).map(storedFact);
+  const page = rows.slice(0, limit).map((row) => ({ ...storedFact(row), recalledCount: Number(row.recalledCount) }));
   return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
 }
 
