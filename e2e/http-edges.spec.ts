@@ -60,7 +60,7 @@ const API_ROUTES: Record<string, string> = {
   "/api/health": "GET, HEAD, OPTIONS",
   "/api/ready": "GET, HEAD, OPTIONS",
   "/api/v1/openapi.json": "GET, HEAD, OPTIONS",
-  "/api/v1/recall": "GET, HEAD, OPTIONS",
+  "/api/v1/recall": "GET, HEAD, OPTIONS, POST",
   "/api/v1/memories": "POST, OPTIONS",
   "/api/v1/memories/some-fact": "DELETE, OPTIONS",
   "/api/mcp": "POST, OPTIONS",

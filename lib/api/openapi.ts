@@ -9,6 +9,8 @@ import {
   forgetInput,
   memory,
   place,
+  recallBody,
+  recalledMemory,
   recallInput,
   recallOutput,
   rememberInput,
@@ -26,12 +28,16 @@ function componentSchemas(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   registry.add(memory, { id: "Memory" });
   registry.add(place, { id: "Place" });
+  registry.add(recalledMemory, { id: "RecalledMemory" });
   registry.add(recallOutput, { id: "RecallResponse" });
   registry.add(rememberOutput, { id: "RememberResponse" });
   registry.add(errorBody, { id: "Error" });
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` });
-  const input = z.toJSONSchema(rememberInput, { io: "input" });
-  const all: Record<string, JsonSchema> = { ...schemas, RememberRequest: input };
+  const all: Record<string, JsonSchema> = {
+    ...schemas,
+    RecallRequest: z.toJSONSchema(recallBody, { io: "input" }),
+    RememberRequest: z.toJSONSchema(rememberInput, { io: "input" }),
+  };
   // Each schema carries its own $schema/$id; inside the document they are only noise.
   for (const schema of Object.values(all)) {
     delete schema.$schema;
@@ -79,6 +85,24 @@ const PLACE_ERRORS = {
   "404": errorResponse("No such channel in the agent's workspace (`channel_not_found`) or no such person (`asker_not_member`)."),
 };
 
+const RECALL_DESCRIPTION =
+  "The facts the agent may use here — workspace facts, this channel's facts, and in a DM with one person that " +
+  "person's facts — at most `limit` (40 when left out). With `q`: pinned facts first, then the facts that answer " +
+  "the question best, then the rest by recency; without it, pinned then the most recently updated. With `budget`, " +
+  "the prompt section (header and lines, counted with gpt-tokenizer's o200k_base encoding) fits in that many " +
+  "tokens: facts that do not fit are left out whole. Each fact says `why` it is there and at which rank; the " +
+  "answer says how it was ranked, how many facts were allowed here (`considered`) and how many of those were " +
+  "left out (`omitted`). Ranking only orders the facts the scope rules allow here; it never adds one.";
+
+const RECALL_RESPONSES = {
+  "200": {
+    description: "The place, the facts with their receipts, and the prompt section.",
+    content: { "application/json": { schema: ref("RecallResponse") } },
+  },
+  ...COMMON_ERRORS,
+  ...PLACE_ERRORS,
+};
+
 let made: { server: string; document: JsonSchema } | null = null;
 
 /** The document, made once per public address (AUTH_URL); relative to the site itself when none is configured. */
@@ -112,14 +136,24 @@ function describeApi(server: string): JsonSchema {
           operationId: "recall",
           tags: ["recall"],
           summary: "The facts to recall in a conversation",
-          description:
-            "At most 40 facts, pinned first then the most recently updated: workspace facts, this channel's facts, " +
-            "and in a DM with one person that person's facts. Any `kind` or `people` parameter is ignored.",
+          description: `${RECALL_DESCRIPTION} Any other parameter (such as \`kind\` or \`people\`) is ignored.`,
           parameters: parameters(recallInput, {}),
+          responses: RECALL_RESPONSES,
+        },
+        post: {
+          operationId: "recallWithBody",
+          tags: ["recall"],
+          summary: "The facts to recall in a conversation, asked with a JSON body",
+          description:
+            `The same call as GET, with its parameters as a JSON object, for questions too long for a URL; the same ` +
+            `input gets the same answer. Only those fields are accepted. Bodies are at most ${MAX_BODY_BYTES / 1024} KiB.`,
+          requestBody: { required: true, content: { "application/json": { schema: ref("RecallRequest") } } },
           responses: {
-            "200": { description: "The place, the facts and the prompt section.", content: { "application/json": { schema: ref("RecallResponse") } } },
-            ...COMMON_ERRORS,
-            ...PLACE_ERRORS,
+            ...RECALL_RESPONSES,
+            "400": errorResponse("The body is not JSON, or the path is not a valid URL (`malformed_request`)."),
+            "413": errorResponse(`The body is over ${MAX_BODY_BYTES / 1024} KiB (\`too_large\`).`),
+            "415": errorResponse("The body is not sent as `application/json` (`unsupported_media_type`)."),
+            "422": errorResponse("A field has the wrong type or value, or is not one of the call's (`invalid_request`); the message names it."),
           },
         },
       },

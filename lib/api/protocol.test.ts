@@ -94,6 +94,29 @@ describe("POST /api/v1/memories takes JSON only", () => {
   });
 });
 
+describe("POST /api/v1/recall takes JSON only", () => {
+  const body = JSON.stringify({ channel: "dm-ana", asker: "ana", q: "What language should I answer in?" });
+  const auth = { authorization: `Bearer ${SCOUT_KEY}` };
+
+  it.each([
+    ["text/plain", "text/plain"],
+    ["a form", "application/x-www-form-urlencoded"],
+    ["JSON in another charset", "application/json; charset=latin1"],
+    ["no content type", undefined],
+  ])("refuses %s with 415 in the envelope", async (_name, type) => {
+    const response = await send("POST", "/api/v1/recall", type ? { ...auth, "content-type": type } : auth, body);
+    expect(response.status).toBe(415);
+    expect((await response.json()).error.code).toBe("unsupported_media_type");
+  });
+
+  it("accepts application/json with or without a UTF-8 charset", async () => {
+    for (const type of ["application/json", "Application/JSON; charset=UTF-8"]) {
+      const response = await send("POST", "/api/v1/recall", { ...auth, "content-type": type }, body);
+      expect(response.status, type).toBe(200);
+    }
+  });
+});
+
 describe("the OpenAPI document says what the server enforces", () => {
   type Doc = {
     info: { license?: { name: string } };
@@ -104,6 +127,12 @@ describe("the OpenAPI document says what the server enforces", () => {
   };
   const documentNow = async () => (await (await send("GET", "/api/v1/openapi.json", {})).json()) as Doc;
   const validator = new AjvJsonSchemaValidator();
+  /** A validator for one component, its references to others resolved inside the same schema (as $defs). */
+  const componentValidator = (doc: Doc, name: string) =>
+    validator.getValidator({
+      $ref: `#/$defs/${name}`,
+      $defs: JSON.parse(JSON.stringify(doc.components.schemas).replaceAll("#/components/schemas/", "#/$defs/")),
+    });
 
   it("a body is valid by the document exactly when the server accepts it", async () => {
     const doc = await documentNow();
@@ -129,14 +158,57 @@ describe("the OpenAPI document says what the server enforces", () => {
     }
   });
 
+  it("a recall body is valid by the document exactly when the server accepts it", async () => {
+    const doc = await documentNow();
+    const valid = validator.getValidator(doc.components.schemas.RecallRequest);
+    const bodies = [
+      { channel: "general", asker: "ana" },
+      { channel: "general", asker: "ana", q: "When do releases go out?", limit: 5, budget: 200 },
+      { channel: "general", q: "", limit: 40, budget: 1 },
+      { channel: "general", q: "x".repeat(2_000) },
+      { channel: "general", q: "x".repeat(2_001) },
+      { channel: "general", limit: 0 },
+      { channel: "general", limit: 41 },
+      { channel: "general", limit: 2.5 },
+      { channel: "general", budget: 0 },
+      { channel: "general", budget: 1_000_001 },
+      { channel: "general", query: "releases" },
+      { channel: "general", kind: "dm" },
+      { channel: "" },
+      { asker: "ana", q: "releases" },
+    ];
+    for (const body of bodies) {
+      const response = await send(
+        "POST",
+        "/api/v1/recall",
+        { authorization: `Bearer ${SCOUT_KEY}`, "content-type": "application/json" },
+        JSON.stringify(body),
+      );
+      expect([200, 422], JSON.stringify(body)).toContain(response.status);
+      expect(valid(body).valid, `${JSON.stringify(body)} answered ${response.status}`).toBe(response.status === 200);
+    }
+  });
+
+  it("a recall answer, with a question, limit and budget, is valid by the document", async () => {
+    const doc = await documentNow();
+    const valid = componentValidator(doc, "RecallResponse");
+    const query = "/api/v1/recall?channel=support&asker=ana&q=refund+approval&limit=3&budget=400";
+    const answer = await (await send("GET", query, { authorization: `Bearer ${SCOUT_KEY}` })).json();
+    expect(answer.facts.length).toBeGreaterThan(0);
+    expect(valid(answer).valid, String(valid(answer).errorMessage)).toBe(true);
+    expect(valid({ ...answer, ranking: "by magic" }).valid).toBe(false);
+    expect(valid({ ...answer, facts: [{ ...answer.facts[0], why: undefined }] }).valid).toBe(false);
+  });
+
   it("times are date-times, and what the server sends matches the document", async () => {
     const doc = await documentNow();
     const memory = doc.components.schemas.Memory as { properties: Record<string, { format?: string }> };
     expect(memory.properties.created_at.format).toBe("date-time");
     expect(memory.properties.updated_at.format).toBe("date-time");
     const recall = await (await send("GET", "/api/v1/recall?channel=general&asker=ana", { authorization: `Bearer ${SCOUT_KEY}` })).json();
-    const validMemory = validator.getValidator({ ...memory, $defs: undefined });
-    for (const fact of recall.facts) expect(validMemory(fact).valid).toBe(true);
+    // Recall's facts are a Memory with its `why`.
+    const validMemory = componentValidator(doc, "RecalledMemory");
+    for (const fact of recall.facts) expect(validMemory(fact).valid, String(validMemory(fact).errorMessage)).toBe(true);
     expect(validMemory({ ...recall.facts[0], created_at: "last Tuesday" }).valid).toBe(false);
   });
 
@@ -145,6 +217,7 @@ describe("the OpenAPI document says what the server enforces", () => {
     const doc = await documentNow();
     const expected: Record<string, string[]> = {
       "get /api/v1/recall": ["400", "401", "403", "404", "422", "429", "500"],
+      "post /api/v1/recall": ["400", "401", "403", "404", "413", "415", "422", "429", "500"],
       "post /api/v1/memories": ["400", "401", "403", "404", "409", "413", "415", "422", "429", "500"],
       "delete /api/v1/memories/{id}": ["400", "401", "403", "404", "422", "429", "500"],
     };

@@ -15,7 +15,8 @@ const ROUTES: readonly { path: RegExp; methods: readonly string[] }[] = [
   { path: /^\/api\/health$/, methods: READ },
   { path: /^\/api\/ready$/, methods: READ },
   { path: /^\/api\/v1\/openapi\.json$/, methods: READ },
-  { path: /^\/api\/v1\/recall$/, methods: READ },
+  // POST takes the same fields as a JSON body, for questions too long for a URL.
+  { path: /^\/api\/v1\/recall$/, methods: [...READ, "POST"] },
   { path: /^\/api\/v1\/memories$/, methods: ["POST", "OPTIONS"] },
   { path: /^\/api\/v1\/memories\/[^/]+$/, methods: ["DELETE", "OPTIONS"] },
   { path: /^\/api\/mcp$/, methods: ["POST", "OPTIONS"] },

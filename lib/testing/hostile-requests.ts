@@ -36,6 +36,20 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
   });
   const ok = { channel, asker, fact: "A perfectly ordinary fact." };
   const q = encodeURIComponent;
+  const recallGet = (name: string, query: string, mentions: string): HostileRequest => ({
+    name,
+    method: "GET",
+    path: `/api/v1/recall?channel=${q(channel)}&asker=${q(asker)}&${query}`,
+    headers: auth,
+    status: 422,
+    code: "invalid_request",
+    mentions,
+  });
+  const recallPost = (name: string, body: unknown, status: number, code: string, mentions?: string): HostileRequest => ({
+    ...post(name, body, status, code, mentions),
+    path: "/api/v1/recall",
+  });
+  const asked = { channel, asker, q: "When do releases go out?" };
 
   return [
     // Malformed bodies: 400
@@ -129,6 +143,28 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
       status: 404,
       code: "channel_not_found",
     },
+    // Recall's question, limit and budget: 422 naming the field, by query or by body
+    recallGet("recall with limit 0", "limit=0", "limit"),
+    recallGet("recall with limit 41", "limit=41", "limit"),
+    recallGet("recall with a word as the limit", "limit=abc", "limit"),
+    recallGet("recall with a fractional limit", "limit=2.5", "limit"),
+    recallGet("recall with budget 0", "budget=0", "budget"),
+    recallGet("recall with a negative budget", "budget=-5", "budget"),
+    recallGet("recall with a question of 2,001 characters", `q=${"x".repeat(2_001)}`, "q"),
+    recallGet("recall with the question twice", "q=refunds&q=releases", "q"),
+    recallPost("recall by body with limit 0", { ...asked, limit: 0 }, 422, "invalid_request", "limit"),
+    recallPost("recall by body with limit 41", { ...asked, limit: 41 }, 422, "invalid_request", "limit"),
+    recallPost("recall by body with a word as the budget", { ...asked, budget: "lots" }, 422, "invalid_request", "budget"),
+    recallPost("recall by body with a question of 2,001 characters", { ...asked, q: "x".repeat(2_001) }, 422, "invalid_request", "q"),
+    recallPost("recall by body with a number as the question", { ...asked, q: 42 }, 422, "invalid_request", "q"),
+    recallPost("recall by body with MCP's `query` for `q`", { channel, asker, query: "refunds" }, 422, "invalid_request", "query"),
+    recallPost("recall by body with a claimed kind", { ...asked, kind: "dm" }, 422, "invalid_request", "kind"),
+    recallPost("recall by body without a channel", { asker, q: "refunds" }, 422, "invalid_request", "channel"),
+    recallPost("recall by body as an array", [asked], 422, "invalid_request"),
+    recallPost("recall by body with truncated JSON", '{"channel": ', 400, "malformed_request"),
+    { ...recallPost("recall by body as text/plain", asked, 415, "unsupported_media_type"), headers: { ...auth, "content-type": "text/plain" } },
+    { ...recallPost("recall by body with no content type", asked, 415, "unsupported_media_type"), headers: auth },
+    recallPost("recall by body of 20 KiB", { ...asked, q: "x".repeat(20 * 1024) }, 413, "too_large"),
     {
       name: "forget without a channel",
       method: "DELETE",
@@ -157,7 +193,7 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
     },
     // Calls that do not exist: the envelope, not an HTML page or an empty body
     { name: "GET on memories", method: "GET", path: "/api/v1/memories", headers: auth, status: 405, code: "method_not_allowed", mentions: "POST" },
-    { name: "POST on recall", method: "POST", path: "/api/v1/recall", headers: json, body: "{}", status: 405, code: "method_not_allowed", mentions: "GET" },
+    { name: "DELETE on recall", method: "DELETE", path: "/api/v1/recall", headers: auth, status: 405, code: "method_not_allowed", mentions: "POST" },
     { name: "an unknown call", method: "GET", path: "/api/v1/memories/x/history", headers: auth, status: 404, code: "not_found" },
     { name: "an unknown version", method: "POST", path: "/api/v1/remember", headers: json, body: "{}", status: 404, code: "not_found" },
     // Keys: 401, after the request itself is well-formed
@@ -174,7 +210,9 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
       status: 401,
       code: "unauthorized",
     },
-    // Parse before key: a malformed request is 400 whatever its key
+    { ...recallPost("recall by body with no key", asked, 401, "unauthorized"), headers: { "content-type": "application/json" } },
+    // Parse before key: a malformed request is 400 whatever its key, and a wrong field 422
     { ...post("malformed JSON and no key", "{", 400, "malformed_request"), headers: { "content-type": "application/json" } },
+    { ...recallGet("recall with limit 0 and no key", "limit=0", "limit"), headers: {} },
   ];
 }

@@ -68,6 +68,13 @@ export const recallInput = z.object({
 });
 export type RecallInput = z.infer<typeof recallInput>;
 
+/**
+ * The body of `POST /api/v1/recall`: the same fields and no others. A query string
+ * may carry a client's stray parameters; a JSON body's extra field is a mistake
+ * (MCP's `query` for `q`) that would silently drop the question, so it is a 422.
+ */
+export const recallBody = recallInput.strict();
+
 /** The MCP tool `recall`: the same, with the question named for a model (`query`). */
 export const recallToolInput = z.object({
   channel,

@@ -15,7 +15,8 @@ import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { RATE_WINDOW_MS } from "@/lib/api/rate-limit";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { hostileRequests } from "@/lib/testing/hostile-requests";
-import { rememberInput } from "@/lib/validation/agent-api";
+import { recallBody, rememberInput, type RecallOutput } from "@/lib/validation/agent-api";
+import { DEMO_FACTS } from "@/db/seed";
 import * as mcpRoute from "@/app/api/mcp/route";
 import * as otherRoute from "./[...path]/route";
 import * as memoryRoute from "./memories/[id]/route";
@@ -179,6 +180,93 @@ describe("REST: recall, remember, forget", () => {
   });
 });
 
+describe("ranked recall: q, limit and budget, by GET or POST", () => {
+  type Input = { channel: string; asker?: string; q?: string; limit?: number; budget?: number };
+  const query = (input: Input) =>
+    new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)])).toString();
+  const viaGet = (input: Input, key = SCOUT_KEY) => send("GET", `/api/v1/recall?${query(input)}`, bearer(key));
+  const viaPost = (input: Input, key = SCOUT_KEY) => send("POST", "/api/v1/recall", asJson(key), JSON.stringify(input));
+  async function answer(input: Input, how = viaGet): Promise<RecallOutput> {
+    const response = await how(input);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    return JSON.parse(text) as RecallOutput;
+  }
+  const bodies = (output: RecallOutput) => output.facts.map((fact) => fact.body);
+
+  it("GET and POST give the same answer for the same input, and different inputs different answers", async () => {
+    const inputs: Input[] = [
+      { channel: "support", asker: "ana", q: "refund approval" },
+      { channel: "support", asker: "ana", q: "refund approval", limit: 2 },
+      { channel: "dm-ana", asker: "ana", q: "What language should I answer in?", budget: 60 },
+      { channel: "general", asker: "max" },
+      { channel: "general", asker: "max", q: "é ünïcode, \"quotes\" & ampersands?\nand a newline" },
+    ];
+    const seen = new Set<string>();
+    for (const input of inputs) {
+      const got = await (await viaGet(input)).text();
+      const posted = await (await viaPost(input)).text();
+      expect(posted, JSON.stringify(input)).toBe(got);
+      seen.add(got);
+    }
+    expect(seen.size).toBe(inputs.length);
+    // A question of 2,000 characters is accepted either way.
+    const long = { channel: "support", asker: "ana", q: `refund approval ${"x".repeat(1_984)}` };
+    expect(long.q).toHaveLength(2_000);
+    expect(await (await viaPost(long)).text()).toBe(await (await viaGet(long)).text());
+  });
+
+  it("refund approval in support, asked by ana: the pinned workspace fact, then the refunds rule, with receipts", async () => {
+    const output = await answer({ channel: "support", asker: "ana", q: "refund approval" }, viaPost);
+    expect(bodies(output).slice(0, 2)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.refunds]);
+    expect(output.ranking).toMatch(/^question/);
+    const [pinned, refunds] = output.facts;
+    expect(pinned.why).toMatchObject({ pinned: true, rank: 1 });
+    expect(refunds.why).toMatchObject({ pinned: false, rank: 2 });
+    expect(refunds.why.score).toBeGreaterThan(0);
+    expect(refunds.why.matched.length).toBeGreaterThan(0);
+    expect(output.facts.map((fact) => fact.why.rank)).toEqual(output.facts.map((_, i) => i + 1));
+    expect(output.considered).toBe(output.facts.length + output.omitted);
+    expect(output.tokens).toBeGreaterThan(0);
+  });
+
+  it("without q the order is recency, with no scores; limit 1 keeps the pinned fact and counts the rest as omitted", async () => {
+    const all = await answer({ channel: "support", asker: "ana" });
+    expect(all.ranking).toBe("recency");
+    expect(all.facts[0].body).toBe(DEMO_FACTS.releases);
+    for (const fact of all.facts) expect(fact.why).toMatchObject({ score: null, matched: [] });
+    expect(all.omitted).toBe(0);
+
+    const one = await answer({ channel: "support", asker: "ana", q: "refund approval", limit: 1 });
+    expect(bodies(one)).toEqual([DEMO_FACTS.releases]);
+    expect(one.considered).toBe(all.considered);
+    expect(one.omitted).toBe(all.considered - 1);
+  });
+
+  it("budget: the section fits, facts are dropped whole, and the count says how many", async () => {
+    const full = await answer({ channel: "support", asker: "ana", q: "refund approval" });
+    expect(full.facts.length).toBeGreaterThan(1);
+    const fitted = await answer({ channel: "support", asker: "ana", q: "refund approval", budget: full.tokens - 1 });
+    expect(fitted.tokens).toBeLessThanOrEqual(full.tokens - 1);
+    expect(fitted.facts.length).toBeLessThan(full.facts.length);
+    expect(fitted.omitted).toBe(fitted.considered - fitted.facts.length);
+    // Whole facts only, in the order of the unfitted answer.
+    expect(bodies(full).slice(0, fitted.facts.length)).toEqual(bodies(fitted));
+    for (const body of bodies(fitted)) expect(fitted.section).toContain(body);
+  });
+
+  it("a question never reaches past the place: leadership's fact stays in leadership", async () => {
+    const q = "When does the Q3 budget freeze lift?";
+    for (const [channel, asker] of [["general", "max"], ["support", "max"], ["dm-max", "max"], ["group-max-ana", "max"]]) {
+      expect(bodies(await answer({ channel, asker, q })), channel).not.toContain(DEMO_FACTS.budget);
+    }
+    expect(bodies(await answer({ channel: "leadership", asker: "max", q }))).toContain(DEMO_FACTS.budget);
+    // Another workspace's agent gets nothing of acme's, asked anything.
+    const globex = await answer({ channel: "lobby", asker: "gina", q: "refund approval budget releases" }, (input) => viaGet(input, ECHO_KEY));
+    expect(bodies(globex)).toEqual([DEMO_FACTS.globex]);
+  });
+});
+
 describe("keys", () => {
   it("a revoked key stops working at once", async () => {
     const { id, key } = await newKey();
@@ -242,7 +330,22 @@ describe("OpenAPI", () => {
     ]);
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain("memory_full");
     const recallParams = doc.paths["/api/v1/recall"].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required]);
-    expect(recallParams).toEqual([["channel", true], ["asker", false]]);
+    expect(recallParams).toEqual([["channel", true], ["asker", false], ["q", false], ["limit", false], ["budget", false]]);
+    const limit = doc.paths["/api/v1/recall"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 40 });
+    // POST takes the same fields as a body, and only those.
+    const post = doc.paths["/api/v1/recall"].post;
+    expect(post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/RecallRequest" });
+    const recallRequest: Record<string, unknown> = z.toJSONSchema(recallBody, { io: "input" });
+    delete recallRequest.$schema;
+    expect(doc.components.schemas.RecallRequest).toEqual(recallRequest);
+    expect(doc.components.schemas.RecallRequest.additionalProperties).toBe(false);
+    expect(post.responses["200"]).toEqual(doc.paths["/api/v1/recall"].get.responses["200"]);
+    // The answer carries its receipts.
+    const recallResponse = doc.components.schemas.RecallResponse;
+    expect(recallResponse.required).toEqual(expect.arrayContaining(["facts", "section", "ranking", "considered", "omitted", "tokens"]));
+    expect(recallResponse.properties.ranking.enum).toEqual(["question", "question (words only)", "recency"]);
+    expect(doc.components.schemas.RecalledMemory.properties.why.required).toEqual(["pinned", "rank", "score", "matched"]);
   });
 });
 
@@ -257,6 +360,29 @@ describe("MCP", () => {
     await client.connect(transport);
     return client;
   }
+
+  it("recall takes the question as `query`, ranks by it and honours `limit`, as REST does with `q`", async () => {
+    const client = await connectClient(SCOUT_KEY);
+    const { tools } = await client.listTools();
+    const recall = tools.find((tool) => tool.name === "recall")!;
+    expect(Object.keys(recall.inputSchema.properties ?? {}).sort()).toEqual(["asker", "budget", "channel", "limit", "query"]);
+    expect(recall.description).toMatch(/`query`/);
+    expect(JSON.stringify(recall.inputSchema.properties?.query)).toMatch(/question/);
+
+    const args = { channel: "support", asker: "ana", query: "refund approval", limit: 2 };
+    const ranked = await client.callTool({ name: "recall", arguments: args });
+    expect(ranked.isError).toBeFalsy();
+    const output = ranked.structuredContent as RecallOutput;
+    expect(output.facts.map((fact) => fact.body)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.refunds]);
+    expect(output.ranking).toMatch(/^question/);
+    const rest = await send("GET", "/api/v1/recall?channel=support&asker=ana&q=refund+approval&limit=2", bearer(SCOUT_KEY));
+    expect(output).toEqual(await rest.json());
+
+    const bad = await client.callTool({ name: "recall", arguments: { ...args, limit: 41 } });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/limit/);
+    await client.close();
+  });
 
   it("lists recall, remember and forget, with the API's input schemas and a warning about secrets", async () => {
     const client = await connectClient(SCOUT_KEY);
