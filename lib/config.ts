@@ -66,6 +66,21 @@ const rules = {
     schema: z.coerce.number().int().min(10).max(600_000).default(5000),
     accepts: "milliseconds between writes of recall counts (lib/memory/usage.ts), a whole number from 10 to 600000",
   },
+  MNEMO_EMBEDDINGS_URL: {
+    // Not followed by redirects, and sent the fact text: http(s) only.
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    accepts:
+      "an OpenAI-compatible embeddings API's base URL, such as http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1, or its full /embeddings address",
+  },
+  MNEMO_EMBEDDINGS_MODEL: {
+    schema: z.string().trim().min(1).max(200).optional(),
+    accepts: "the embeddings model's name, such as nomic-embed-text or text-embedding-3-small",
+  },
+  MNEMO_EMBEDDINGS_KEY: { schema: z.string().min(1).optional(), accepts: "a non-empty API key, sent as a Bearer token" },
+  MNEMO_EMBEDDINGS_TIMEOUT_MS: {
+    schema: z.coerce.number().int().min(50).max(30_000).default(1500),
+    accepts: "how long recall waits for the embeddings provider to embed a question, in milliseconds from 50 to 30000",
+  },
   AUTH_SECRET: {
     schema: z.string().min(32).optional(),
     accepts: "at least 32 random characters (make one with: openssl rand -base64 33)",
@@ -108,7 +123,15 @@ export function readConfig(env: Env = process.env): Config {
     if (!parsed.success) throw new ConfigError(name, rule.accepts, raw);
     out[name] = parsed.data;
   }
-  return out as Config;
+  const config = out as Config;
+  // One without the other would silently leave recall on words alone.
+  if (Boolean(config.MNEMO_EMBEDDINGS_URL) !== Boolean(config.MNEMO_EMBEDDINGS_MODEL)) {
+    const [missing, given] = config.MNEMO_EMBEDDINGS_URL
+      ? ["MNEMO_EMBEDDINGS_MODEL", "MNEMO_EMBEDDINGS_URL"]
+      : ["MNEMO_EMBEDDINGS_URL", "MNEMO_EMBEDDINGS_MODEL"];
+    throw new ConfigError(missing, `required when ${given} is set (the two name the embeddings provider together)`);
+  }
+  return config;
 }
 
 /** The folder that holds the embedded database and the generated secret. */
