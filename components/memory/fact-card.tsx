@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useToast } from "@/components/ui/toast";
+import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
 import { FactTextArea } from "./fact-text-area";
 import { useMemory } from "./memory-context";
@@ -23,6 +24,9 @@ export type FactView = {
   pinned: boolean;
   version: number;
   updatedAt: string;
+  /** How often agents recalled it, and when last (null: never). */
+  recalledCount: number;
+  lastRecalledAt: string | null;
   canChange: boolean;
 };
 
@@ -114,6 +118,9 @@ export function FactCard({ fact }: { fact: FactView }) {
         ) : null}
         <span aria-hidden>·</span>
         <RelativeTime iso={fact.updatedAt} now={now} />
+      </p>
+      <p className="text-xs text-slate-500">
+        {recallUsageInWords(fact.recalledCount, fact.lastRecalledAt, now)}
       </p>
 
       {error ? (

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { UrlForm } from "@/components/ui/url-form";
-import type { MemoryPageParams } from "@/lib/validation/memory";
+import { NOT_RECALLED_RECENTLY, RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 
 const selectClass = "min-h-10 rounded-md border border-slate-300 bg-white px-2 text-sm";
 
@@ -20,7 +20,7 @@ export function FactFilters({
   agentName: string;
   clearHref: string;
 }) {
-  const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source);
+  const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source || params.recalled);
   return (
     <UrlForm action={clearHref} role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-1.5">
@@ -36,7 +36,7 @@ export function FactFilters({
           className="min-h-10 rounded-md border border-slate-300 bg-white px-3 text-base sm:text-sm"
         />
       </div>
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Select id="filter-scope" label="Scope" name="scope" value={params.scope}>
           <option value="">All scopes</option>
           <option value="workspace">Workspace</option>
@@ -66,6 +66,10 @@ export function FactFilters({
           <option value="message">A message</option>
           <option value="session">A session</option>
           <option value="person">A person</option>
+        </Select>
+        <Select id="filter-recalled" label="Recalled" name="recalled" value={params.recalled}>
+          <option value="">Any time or never</option>
+          <option value={NOT_RECALLED_RECENTLY}>Not in {RECENT_RECALL_DAYS} days</option>
         </Select>
       </div>
       <div className="flex items-center gap-3">

@@ -7,6 +7,10 @@ import { MAX_FACT } from "@/lib/memory/rules";
 
 const id = z.string().trim().min(1).max(200);
 
+/** The Memory page's filter for facts no agent recalled in the last RECENT_RECALL_DAYS days. */
+export const NOT_RECALLED_RECENTLY = "not-in-30-days";
+export const RECENT_RECALL_DAYS = 30;
+
 /** Where an action acts: the workspace and the agent (by handle). Every action names them. */
 export const agentTarget = z.object({ workspace: id, agent: id });
 
@@ -39,6 +43,8 @@ export const memoryPageParams = z.object({
   pinned: z.enum(["yes", "no"]).optional().catch(undefined),
   kept: z.enum(["agent", "people"]).optional().catch(undefined),
   source: z.enum(["message", "session", "person"]).optional().catch(undefined),
+  /** "Not recalled in 30 days" (never recalled included). */
+  recalled: z.enum([NOT_RECALLED_RECENTLY]).optional().catch(undefined),
   preview: z.string().max(200).optional().catch(undefined),
   after_workspace: z.string().max(500).optional().catch(undefined),
   after_channel: z.string().max(500).optional().catch(undefined),

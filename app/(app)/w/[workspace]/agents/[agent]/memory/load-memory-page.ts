@@ -28,7 +28,7 @@ import {
   type StoredFact,
 } from "@/lib/memory/store";
 import { graceCutoff } from "@/lib/memory/writes";
-import type { MemoryPageParams } from "@/lib/validation/memory";
+import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 
 const GROUPS: { scope: Scope; id: string; title: string; description: string }[] = [
   { scope: "workspace", id: "group-workspace", title: "Workspace", description: "Recalled anywhere in the workspace." },
@@ -78,6 +78,8 @@ function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
     pinned: fact.pinned,
     version: fact.version,
     updatedAt: fact.updatedAt,
+    recalledCount: fact.recalledCount,
+    lastRecalledAt: fact.lastRecalledAt,
     canChange: changeableBy(fact, viewer),
   };
 }
@@ -121,6 +123,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   const channels = await readableChannels(db, { workspaceId, id: member.id });
   const readable = new Set(channels.map((c) => c.id));
   const viewer: Viewer = { workspaceId, id: member.id, owner: member.role === "owner", canRead: (id) => readable.has(id) };
+  const now = requestTime();
   const filters: FactFilters = {
     search: query.q,
     scope: query.scope,
@@ -128,6 +131,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     pinned: query.pinned === undefined ? undefined : query.pinned === "yes",
     keptBy: query.kept,
     sourceKind: query.source,
+    notRecalledSince: query.recalled ? new Date(now - RECENT_RECALL_DAYS * 86_400_000).toISOString() : undefined,
   };
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
@@ -150,7 +154,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
   return {
     base,
-    now: requestTime(),
+    now,
     channels,
     places: [...channels].sort((a, b) => Number(b.isOwnDm) - Number(a.isOwnDm)).map((c) => ({ id: c.id, label: c.label })),
     groups: groups.map((group, i) => {
