@@ -116,6 +116,79 @@ test.describe("recall on the demo", () => {
   });
 });
 
+test.describe("ranked recall on the demo: q, limit and budget, by GET and by POST", () => {
+  // Read only, so the demo stays as other specs count it. Specs running alongside may add facts (pinned ones
+  // too), so the order is checked around them: pinned first, then the refunds rule first among the rest.
+  const asked = { channel: "support", asker: "ana", q: "refund approval" };
+  const bodies = (answer: Recall) => answer.facts.map((fact) => fact.body);
+
+  async function both(request: APIRequestContext, input: Record<string, string | number>): Promise<Recall> {
+    const query = new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)]));
+    const got = await request.get(`/api/v1/recall?${query}`, { headers: bearer(SCOUT_KEY) });
+    const posted = await request.post("/api/v1/recall", { headers: bearer(SCOUT_KEY), data: input });
+    expect(got.status(), await got.text()).toBe(200);
+    expect(posted.status(), await posted.text()).toBe(200);
+    expect(await posted.text(), JSON.stringify(input)).toBe(await got.text());
+    return (await got.json()) as Recall;
+  }
+
+  test("refund approval in support: the pinned facts, then the refunds rule, with receipts; the same by GET and POST", async ({ request }) => {
+    const answer = await both(request, asked);
+    expect(answer.ranking).toMatch(/^question/);
+    const firstUnpinned = answer.facts.findIndex((fact) => !fact.pinned);
+    expect(answer.facts.slice(firstUnpinned).every((fact) => !fact.pinned)).toBe(true);
+    expect(bodies(answer).slice(0, firstUnpinned)).toContain(DEMO.releases);
+    expect(answer.facts[firstUnpinned].body).toBe(DEMO.refunds);
+    expect(answer.facts[firstUnpinned].why).toMatchObject({ pinned: false, rank: firstUnpinned + 1, score: expect.any(Number) });
+    expect(answer.facts.map((fact) => fact.why.rank)).toEqual(answer.facts.map((_, i) => i + 1));
+    expect(answer.considered).toBe(answer.facts.length + answer.omitted);
+  });
+
+  test("limit and budget cut whole facts and say how many were left out", async ({ request }) => {
+    const full = await both(request, asked);
+    const one = await both(request, { ...asked, limit: 1 });
+    expect(bodies(one)).toEqual(bodies(full).slice(0, 1));
+    expect(one.facts[0].pinned).toBe(true);
+    expect(one.omitted).toBe(full.considered - 1);
+    const fitted = await both(request, { ...asked, budget: full.tokens - 1 });
+    expect(fitted.tokens).toBeLessThanOrEqual(full.tokens - 1);
+    expect(bodies(fitted)).toEqual(bodies(full).slice(0, fitted.facts.length));
+    for (const body of bodies(fitted)) expect(fitted.section).toContain(body);
+  });
+
+  test("bad q, limit or budget are 422s naming the field; a body not sent as JSON is 415", async ({ request }) => {
+    for (const [input, field] of [
+      [{ ...asked, limit: 0 }, "limit"],
+      [{ ...asked, limit: 41 }, "limit"],
+      [{ ...asked, limit: "abc" }, "limit"],
+      [{ ...asked, budget: 0 }, "budget"],
+      [{ ...asked, q: "x".repeat(2_001) }, "q"],
+    ] as const) {
+      const query = new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)]));
+      for (const response of [
+        await request.get(`/api/v1/recall?${query}`, { headers: bearer(SCOUT_KEY) }),
+        await request.post("/api/v1/recall", { headers: bearer(SCOUT_KEY), data: input }),
+      ]) {
+        expect(response.status(), `${JSON.stringify(input).slice(0, 80)} ${response.url()}`).toBe(422);
+        const { error } = await response.json();
+        expect(error.code).toBe("invalid_request");
+        expect(error.message).toContain(field);
+      }
+    }
+    const form = await request.post("/api/v1/recall", { headers: bearer(SCOUT_KEY), form: { channel: "support", q: "refunds" } });
+    expect(form.status()).toBe(415);
+    expect((await form.json()).error.code).toBe("unsupported_media_type");
+  });
+
+  test("a question never reaches past the place: leadership's budget fact stays in leadership", async ({ request }) => {
+    const q = "When does the Q3 budget freeze lift?";
+    for (const [channel, asker] of [["general", "max"], ["support", "max"], ["dm-max", "max"], ["group-max-ana", "max"]]) {
+      expect(bodies(await both(request, { channel, asker, q })), channel).not.toContain(DEMO.budget);
+    }
+    expect(bodies(await both(request, { channel: "leadership", asker: "max", q }))).toContain(DEMO.budget);
+  });
+});
+
 test.describe("forget refuses people's curation on the demo, changing nothing", () => {
   test("a pinned workspace fact, a person's told fact, and a workspace fact from a private channel", async ({ request }) => {
     const releases = await demoId(request, DEMO.releases, "general", "olivia");
@@ -301,6 +374,8 @@ test("the OpenAPI 3.1 document describes the three calls", async ({ request }) =
   expect(doc.components.securitySchemes.agentKey).toMatchObject({ type: "http", scheme: "bearer" });
   expect(doc.components.schemas.RememberRequest.required).toEqual(["channel", "fact"]);
   expect(doc.components.schemas.RememberRequest.properties.scope.enum).toEqual(["workspace", "channel", "person"]);
+  expect(doc.paths["/api/v1/recall"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["channel", "asker", "q", "limit", "budget"]);
+  expect(Object.keys(doc.components.schemas.RecallRequest.properties)).toEqual(["channel", "asker", "q", "limit", "budget"]);
 });
 
 test.describe("MCP", () => {
@@ -333,6 +408,15 @@ test.describe("MCP", () => {
     expect((recalledHere.structuredContent as Recall).section).toContain(DEMO.anaPerson);
 
     // The same refusals as REST: a pinned workspace fact is not the agent's to forget.
+    // The question as `query`, as the tool's description asks; `limit` honoured.
+    const recallTool = tools.find((tool) => tool.name === "recall")!;
+    expect(Object.keys(recallTool.inputSchema.properties ?? {}).sort()).toEqual(["asker", "budget", "channel", "limit", "query"]);
+    const ranked = await scout.callTool({ name: "recall", arguments: { channel: "support", asker: "ana", query: "refund approval", limit: 5 } });
+    const rankedAnswer = ranked.structuredContent as Recall;
+    expect(rankedAnswer.ranking).toMatch(/^question/);
+    expect(rankedAnswer.facts).toHaveLength(Math.min(5, rankedAnswer.considered));
+    expect(rankedAnswer.facts.find((fact) => !fact.pinned)?.body).toBe(DEMO.refunds);
+
     const releases = (recalledHere.structuredContent as Recall).facts.find((fact) => fact.body === DEMO.releases)!;
     const refused = await scout.callTool({ name: "forget", arguments: { id: releases.id, channel: "general", asker: "olivia" } });
     expect(refused.isError).toBe(true);
