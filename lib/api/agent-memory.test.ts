@@ -103,7 +103,9 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
       pinned: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      why: { pinned: false, rank: answer.facts.indexOf(ana!) + 1, score: null, matched: [] },
     });
+    expect(answer).toMatchObject({ ranking: "recency", considered: 3, omitted: 0, tokens: expect.any(Number) });
     expect((await recallForAgent(t.db, SCOUT, { channel: "support", asker: "gus" })).place).toEqual({
       channel_id: "support",
       kind: "public",
@@ -128,6 +130,10 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
       place: { channel_id: "general", kind: "public", people: ["ana"] },
       facts: [],
       section: null,
+      ranking: "recency",
+      considered: 0,
+      omitted: 0,
+      tokens: 0,
     });
   });
 

@@ -11,9 +11,10 @@ import type { Conn } from "@/db/client";
 import { users } from "@/db/schema";
 import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
 import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
-import { memorySection } from "@/lib/memory/prompt-section";
 import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
-import { recall } from "@/lib/memory/store";
+import { recallRanked } from "@/lib/memory/ranked-recall";
+import type { RecallBranch } from "@/lib/memory/store";
+import { nearestByMeaning } from "@/lib/embeddings/meaning";
 import { toMemory } from "@/lib/memory/wire";
 import { agentForget, remember } from "@/lib/memory/writes";
 import { displayName } from "@/lib/person-name";
@@ -43,14 +44,44 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
   }
 }
 
-/** The facts to recall here (≤ 40, recall order, wire shape), and the prompt section. */
-export async function recallForAgent(db: Conn, agent: AgentContext, input: RecallInput): Promise<RecallOutput> {
+/** The facts nearest the question's meaning, or null when no provider is set or it failed (words only, then). */
+async function meaningFor(db: Conn, agent: AgentContext, branches: RecallBranch[], question: string) {
+  const meaning = await nearestByMeaning(db, agent.agentId, agent.workspaceId, branches, question);
+  return meaning.status === "ok" ? meaning.nearest : null;
+}
+
+export type RecallForAgentOptions = {
+  /** False ranks by words even when an embeddings provider is configured (the quality benchmark compares the two). */
+  meaning?: boolean;
+};
+
+/**
+ * The facts to recall here, ranked by the question when there is one (pinned, then
+ * relevance, then recency), within `limit` and `budget`, each with its receipt; and
+ * the prompt section they make.
+ */
+export async function recallForAgent(
+  db: Conn,
+  agent: AgentContext,
+  input: RecallInput,
+  options: RecallForAgentOptions = {},
+): Promise<RecallOutput> {
   const { place } = await placeOf(db, agent, input.channel, input.asker);
-  const facts = await recall(db, agent.agentId, place);
+  const ranked = await recallRanked(db, agent.agentId, place, {
+    question: input.q,
+    limit: input.limit,
+    budget: input.budget,
+    version: agent.recallVersion,
+    meaning: options.meaning === false ? undefined : (branches, question) => meaningFor(db, agent, branches, question),
+  });
   return {
     place: { channel_id: place.channelId, kind: place.kind, people: place.people },
-    facts: facts.map(toMemory),
-    section: memorySection(facts),
+    facts: ranked.facts.map((fact) => ({ ...toMemory(fact), why: fact.why })),
+    section: ranked.section,
+    ranking: ranked.ranking,
+    considered: ranked.considered,
+    omitted: ranked.considered - ranked.facts.length,
+    tokens: ranked.tokens,
   };
 }
 

@@ -19,17 +19,21 @@ function oneLine(text: string): string {
   return collapseWhitespace(text.replace(DECEPTIVE_CHARACTERS, ""));
 }
 
+type SectionFact = Pick<FactRow, "id" | "scope" | "body" | "sourceLabel" | "pinned">;
+
+/** Everything before the first fact's line. */
+export const SECTION_HEAD = `${SECTION_HEADING}\n\n${SECTION_PREAMBLE}\n\n`;
+
+/** One fact's line: its id, its text, where it applies and where it came from. */
+export function sectionLine(fact: SectionFact): string {
+  const where = fact.scope === "workspace" ? "workspace" : fact.scope === "person" ? "this person" : "this conversation";
+  const source = fact.sourceLabel ? oneLine(fact.sourceLabel) : "";
+  const from = source ? `, from ${source}` : "";
+  return `- [${oneLine(fact.id)}] ${oneLine(fact.body)} (${where}${from}${fact.pinned ? ", pinned" : ""})`;
+}
+
 /** The facts as the model is given them: data with their source, never instructions. Null when none. */
-export function memorySection(
-  facts: Pick<FactRow, "id" | "scope" | "body" | "sourceLabel" | "pinned">[],
-): string | null {
+export function memorySection(facts: SectionFact[]): string | null {
   if (!facts.length) return null;
-  const lines = facts.map((fact) => {
-    const where =
-      fact.scope === "workspace" ? "workspace" : fact.scope === "person" ? "this person" : "this conversation";
-    const source = fact.sourceLabel ? oneLine(fact.sourceLabel) : "";
-    const from = source ? `, from ${source}` : "";
-    return `- [${oneLine(fact.id)}] ${oneLine(fact.body)} (${where}${from}${fact.pinned ? ", pinned" : ""})`;
-  });
-  return [SECTION_HEADING, "", SECTION_PREAMBLE, "", ...lines].join("\n");
+  return SECTION_HEAD + facts.map(sectionLine).join("\n");
 }

@@ -64,6 +64,21 @@ export function recallBranches(place: Place): RecallBranch[] {
   return branches;
 }
 
+/** One branch's live facts, counted off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
+const COUNT_BRANCH = `(SELECT count(*) FROM facts
+    WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?)`;
+
+/** How many facts the agent may recall in this place: what recall chooses its 40 from. */
+export async function recallableCount(db: Conn, agentId: string, place: Place): Promise<number> {
+  const branches = recallBranches(place);
+  const [row] = await readAll<{ n: number }>(
+    db,
+    `SELECT ${branches.map(() => COUNT_BRANCH).join(" + ")} AS n`,
+    branches.flatMap((branch) => [agentId, branch.scope, branch.ref, place.workspaceId]),
+  );
+  return Number(row?.n ?? 0);
+}
+
 /** Where a listing resumes: the last fact of the previous page, in recall order. */
 export type Cursor = { pinned: boolean; updatedAt: string; id: string };
 

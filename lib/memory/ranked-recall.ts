@@ -1,0 +1,52 @@
+/**
+ * Recall, ranked by what the agent is asking: the one path the agent API and the
+ * Memory page's preview both take. The rules decide the candidates (in SQL, branch by
+ * branch, then once more with the pure rule); words and, when configured, meaning
+ * decide only their order; the limit and the token budget decide where it stops.
+ */
+import type { Conn } from "@/db/client";
+import { RECALL_LIMIT, type Place } from "./rules";
+import { rankRecall, type Nearest, type RankedRecall } from "./ranking";
+import { recallCandidates } from "./recall-candidates";
+import { recall, recallableCount, type RecallBranch } from "./store";
+import { questionWords } from "./terms";
+import { scoreByWords } from "./word-index";
+
+/**
+ * What meaning found for a question among these branches: nearest facts, or null
+ * when it was not used (no provider, or it failed — recall then ranks by words and
+ * says so). Given by the caller, so this module reads no configuration.
+ */
+export type MeaningLookup = (branches: RecallBranch[], question: string) => Promise<Nearest | null>;
+
+export type RecallOptions = {
+  /** What the conversation is about; blank or missing means recency order. */
+  question?: string;
+  limit?: number;
+  budget?: number;
+  /** The agent's memory version, when the caller read it (API requests): lets word indexes be reused. */
+  version?: string;
+  meaning?: MeaningLookup;
+};
+
+export async function recallRanked(
+  db: Conn,
+  agentId: string,
+  place: Place,
+  options: RecallOptions = {},
+): Promise<RankedRecall> {
+  const limit = options.limit ?? RECALL_LIMIT;
+  const question = options.question?.trim();
+  if (!question) {
+    // Today's order needs only the newest RECALL_LIMIT of each branch, read straight off the index.
+    const [newest, considered] = await Promise.all([recall(db, agentId, place), recallableCount(db, agentId, place)]);
+    return rankRecall(newest, { words: null, nearest: null, limit, budget: options.budget, considered });
+  }
+  const candidates = await recallCandidates(db, agentId, place, options.version);
+  const allowed = new Set(candidates.facts);
+  const [words, nearest] = await Promise.all([
+    Promise.resolve(scoreByWords(candidates.indexes, questionWords(question), (fact) => allowed.has(fact))),
+    options.meaning ? (candidates.facts.length ? options.meaning(candidates.branches, question) : []) : null,
+  ]);
+  return rankRecall(candidates.facts, { words, nearest, limit, budget: options.budget });
+}

@@ -1,0 +1,97 @@
+/**
+ * Every fact an agent may recall in a place — not just the newest 40 — for ranking by
+ * the question. Read one recall branch at a time (recallBranches: one index range of
+ * facts_recall_idx each, so the cost is the agent's facts in that scope, never the
+ * corpus; an agent keeps at most MAX_FACTS), each with its word index built once.
+ *
+ * Branches are kept in memory per agent and memory version, the same version the
+ * recall cache trusts (drizzle/0005's triggers bump it in the statement that changes a
+ * fact, whoever makes the change): a forgotten, purged or corrected fact is gone from
+ * the words before the next recall can read them.
+ */
+import { readAll, type Conn } from "@/db/client";
+import { recallable, type Place } from "./rules";
+import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { recallBranches, type RecallBranch } from "./store";
+import { WordIndex } from "./word-index";
+
+/** One branch's live facts. Parameters: agent, scope, ref, workspace. */
+const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
+  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?`;
+
+/** How many facts all kept branches may hold together, across agents; the least recently used go first. */
+const MAX_KEPT_FACTS = 200_000;
+
+type Kept = { version: string; index: WordIndex };
+
+class BranchCache {
+  private readonly entries = new Map<string, Kept>();
+  private facts = 0;
+
+  get(key: string, version: string): WordIndex | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.facts -= entry.index.facts.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.index;
+  }
+
+  set(key: string, version: string, index: WordIndex): void {
+    const old = this.entries.get(key);
+    if (old) this.facts -= old.index.facts.length;
+    this.entries.delete(key);
+    this.entries.set(key, { version, index });
+    this.facts += index.facts.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.facts <= MAX_KEPT_FACTS) break;
+      this.entries.delete(oldest);
+      this.facts -= entry.index.facts.length;
+    }
+  }
+}
+
+/** This process's branches, on globalThis so the REST and MCP routes' copies of this module share them. */
+function branchCache(): BranchCache {
+  const shared = globalThis as { mnemoRecallBranches?: BranchCache };
+  return (shared.mnemoRecallBranches ??= new BranchCache());
+}
+
+async function readBranch(db: Conn, agentId: string, workspaceId: string, branch: RecallBranch): Promise<WordIndex> {
+  const rows = await readAll<FactColumnsRow>(db, BRANCH_SQL, [agentId, branch.scope, branch.ref, workspaceId]);
+  return new WordIndex(rows.map(storedFact));
+}
+
+export type Candidates = {
+  branches: RecallBranch[];
+  /** One word index per branch. */
+  indexes: WordIndex[];
+  /** Every fact recallable here, checked once more with the pure rule. */
+  facts: StoredFact[];
+};
+
+/**
+ * The facts this agent may recall in this place, with their word indexes. With the
+ * agent's memory version (API requests read it with their key) branches are kept and
+ * reused until it changes; without one (the Memory page's preview) they are read fresh.
+ */
+export async function recallCandidates(db: Conn, agentId: string, place: Place, version?: string): Promise<Candidates> {
+  const branches = recallBranches(place);
+  const cache = branchCache();
+  const indexes = await Promise.all(
+    branches.map(async (branch) => {
+      if (version === undefined) return readBranch(db, agentId, place.workspaceId, branch);
+      const key = `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
+      const kept = cache.get(key, version);
+      if (kept) return kept;
+      const index = await readBranch(db, agentId, place.workspaceId, branch);
+      cache.set(key, version, index);
+      return index;
+    }),
+  );
+  const facts = indexes.flatMap((index) => index.facts).filter((fact) => recallable(fact, place));
+  return { branches, indexes, facts };
+}

@@ -1,0 +1,159 @@
+/**
+ * Relevance by words: BM25 over the facts recall may use in a place, and nothing else.
+ *
+ * Why not SQLite's FTS5 `bm25()`: its statistics (how rare a word is) come from every
+ * fact of every workspace in the file, so the score an agent is shown would move with
+ * other teams' facts — a side channel a privacy product cannot have — and a common word
+ * would walk a posting list as long as the whole corpus. Here each index holds one
+ * recall branch (one agent, one scope, one ref; at most MAX_FACTS facts), built from
+ * rows the rules already allowed, and the statistics are those of this place alone.
+ *
+ * Fields: the body counts fully, the labels (the channel's and the source's names,
+ * "@ana in #support") at half weight, so "what did Ana say" finds Ana's facts without
+ * a name in a label outranking one in the text. A question word no fact here contains
+ * may be a typo: it matches the closest words of this place's vocabulary (one edit,
+ * two for long words) at a discount.
+ */
+import type { StoredFact } from "./fact-columns";
+import { wordsOf, type Word } from "./terms";
+
+/** BM25's usual constants: how fast repeats saturate, and how much length matters. */
+const K1 = 1.2;
+const B = 0.75;
+const LABEL_WEIGHT = 0.5;
+/** A near-miss counts for less than the word itself. */
+const TYPO_WEIGHT = 0.7;
+/** Words shorter than this are not guessed at: one edit turns "cat" into too many words. */
+const TYPO_MIN_LENGTH = 4;
+
+type Posting = { doc: number; tf: number };
+
+/** The words of one branch's facts, ready to score. Immutable once built. */
+export class WordIndex {
+  private readonly postings = new Map<string, Posting[]>();
+  private readonly lengths: Float64Array;
+  readonly totalLength: number;
+
+  constructor(readonly facts: readonly StoredFact[]) {
+    this.lengths = new Float64Array(facts.length);
+    let total = 0;
+    facts.forEach((fact, doc) => {
+      const counts = new Map<string, number>();
+      const add = (words: Word[], weight: number) => {
+        for (const { term } of words) counts.set(term, (counts.get(term) ?? 0) + weight);
+        return words.length * weight;
+      };
+      const length =
+        add(wordsOf(fact.body), 1) +
+        add(wordsOf(fact.scopeLabel ?? ""), LABEL_WEIGHT) +
+        add(wordsOf(fact.sourceLabel ?? ""), LABEL_WEIGHT);
+      for (const [term, tf] of counts) {
+        let list = this.postings.get(term);
+        if (!list) this.postings.set(term, (list = []));
+        list.push({ doc, tf });
+      }
+      this.lengths[doc] = length;
+      total += length;
+    });
+    this.totalLength = total;
+  }
+
+  has(term: string): boolean {
+    return this.postings.has(term);
+  }
+
+  terms(): IterableIterator<string> {
+    return this.postings.keys();
+  }
+
+  postingsOf(term: string): readonly Posting[] {
+    return this.postings.get(term) ?? [];
+  }
+
+  lengthOf(doc: number): number {
+    return this.lengths[doc];
+  }
+}
+
+/** How a fact matched: its BM25 score and the question's words it contains, as the asker wrote them. */
+export type WordHit = { score: number; matched: string[] };
+
+/**
+ * BM25 of each fact of `indexes` that contains a word of the question, with the
+ * statistics of these indexes together (the place's facts, nothing beyond). Facts
+ * `allowed` refuses are skipped, a second check behind the SQL that loaded them.
+ */
+export function scoreByWords(
+  indexes: readonly WordIndex[],
+  question: readonly Word[],
+  allowed: (fact: StoredFact) => boolean,
+): Map<StoredFact, WordHit> {
+  const hits = new Map<StoredFact, WordHit>();
+  const count = indexes.reduce((sum, index) => sum + index.facts.length, 0);
+  if (!count || !question.length) return hits;
+  const averageLength = indexes.reduce((sum, index) => sum + index.totalLength, 0) / count || 1;
+
+  for (const { word, term } of question) {
+    for (const { term: found, weight } of termsFor(indexes, term)) {
+      const df = indexes.reduce((sum, index) => sum + index.postingsOf(found).length, 0);
+      const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
+      for (const index of indexes) {
+        for (const { doc, tf } of index.postingsOf(found)) {
+          const fact = index.facts[doc];
+          if (!allowed(fact)) continue;
+          const norm = K1 * (1 - B + (B * index.lengthOf(doc)) / averageLength);
+          const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
+          const hit = hits.get(fact);
+          if (!hit) hits.set(fact, { score, matched: [word] });
+          else {
+            hit.score += score;
+            if (!hit.matched.includes(word)) hit.matched.push(word);
+          }
+        }
+      }
+    }
+  }
+  return hits;
+}
+
+/** The term itself when some fact here has it; otherwise this place's words one typo away (two for long words). */
+function termsFor(indexes: readonly WordIndex[], term: string): { term: string; weight: number }[] {
+  if (indexes.some((index) => index.has(term))) return [{ term, weight: 1 }];
+  if (term.length < TYPO_MIN_LENGTH || /\d/.test(term)) return [];
+  const most = term.length >= 8 ? 2 : 1;
+  const near = new Map<string, number>();
+  for (const index of indexes) {
+    for (const candidate of index.terms()) {
+      if (near.has(candidate) || Math.abs(candidate.length - term.length) > most || /\d/.test(candidate)) continue;
+      const distance = editDistance(term, candidate, most);
+      if (distance <= most) near.set(candidate, distance);
+    }
+  }
+  if (!near.size) return [];
+  const best = Math.min(...near.values());
+  return [...near].filter(([, distance]) => distance === best).map(([found]) => ({ term: found, weight: TYPO_WEIGHT }));
+}
+
+/**
+ * Edits (insert, delete, substitute, swap two neighbours) from a to b, or more than
+ * `most` as soon as that is certain — the rows are cut short, not finished.
+ */
+export function editDistance(a: string, b: string, most: number): number {
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowBest = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+      current.push(value);
+      rowBest = Math.min(rowBest, value);
+    }
+    if (rowBest > most) return most + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length];
+}
