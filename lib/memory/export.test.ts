@@ -2,7 +2,7 @@
  * "Download as JSON" on a real database seeded with the demo: each person's file
  * holds exactly the live facts the pure rule (rules.visibleTo) lets them see —
  * computed here from the tables, not from the SQL under test — each in the wire
- * shape with its whole history, and nothing forgotten.
+ * shape with its recall count and its whole history, and nothing forgotten.
  */
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -11,6 +11,7 @@ import { viewerFromTables } from "@/lib/testing/demo-db";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
 import { exportFacts, exportFileName } from "./export";
+import { UsageCounter } from "./usage";
 import { visibleTo } from "./rules";
 import { toMemory } from "./wire";
 import { correctFact, forgetFact, type PersonActor } from "./writes";
@@ -48,8 +49,9 @@ describe("exportFacts", () => {
     for (const fact of file.facts) {
       const [row] = await t.db.select().from(facts).where(eq(facts.id, fact.id));
       const events = await t.db.select().from(factEvents).where(eq(factEvents.factId, fact.id)).orderBy(factEvents.id);
-      const { history, ...memory } = fact;
+      const { history, recalled_count, last_recalled_at, ...memory } = fact;
       expect(memory).toEqual(toMemory(row));
+      expect([recalled_count, last_recalled_at]).toEqual([0, null]);
       expect(history).toEqual(
         events.map((e) => ({ kind: e.kind, actor_kind: e.actorKind, actor_name: e.actorName, before: e.before, after: e.after, at: e.at })),
       );
@@ -81,6 +83,24 @@ describe("exportFacts", () => {
       ["remember", "Scout", null, "Ana prefers replies in Portuguese."],
       ["correct", "Ana Alves", "Ana prefers replies in Portuguese.", "Ana prefers replies in Portuguese or English."],
     ]);
+  });
+
+  it("includes how often each fact was recalled and when last, as the Memory page shows it", async () => {
+    const refunds = await idOf("Refunds over $500 need a manager's approval.");
+    const counter = new UsageCounter(600_000);
+    for (let i = 0; i < 3; i++) counter.note(t.db, [refunds], Date.parse("2026-05-01T12:00:00.000Z") + i);
+    await counter.flush();
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "ana" }, ACME, SCOUT);
+    const usage = Object.fromEntries(file.facts.map((f) => [f.body, [f.recalled_count, f.last_recalled_at]]));
+    expect(usage).toEqual({
+      "Refunds over $500 need a manager's approval.": [3, "2026-05-01T12:00:00.002Z"],
+      "Ana prefers replies in Portuguese.": [0, null],
+      "Max and Ana are pairing on the billing migration.": [0, null],
+      "Releases go out on Thursdays.": [0, null],
+      "The Enterprise plan includes SSO.": [0, null],
+    });
+    // Read back as JSON, the file still imports: the counts are extra fields import ignores.
+    for (const fact of JSON.parse(JSON.stringify(file.facts)) as unknown[]) expect(importedFact.safeParse(fact).success).toBe(true);
   });
 
   it("gives nothing to someone who is not a member, nor across workspaces", async () => {

@@ -1,6 +1,6 @@
 /**
- * "Download as JSON": every live fact of an agent the person may see, with its
- * history, in the wire shape. Visibility is in both queries' WHERE clause
+ * "Download as JSON": every live fact of an agent the person may see, with how
+ * often agents recalled it and its history, in the wire shape. Visibility is in both queries' WHERE clause
  * (visibleSql), exactly as the Memory page lists; forgotten facts stay out.
  * No pagination: an agent keeps at most MAX_FACTS live facts.
  */
@@ -28,9 +28,11 @@ export async function exportFacts(
     text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${visible.text}`,
     args: [agent.id, ...visible.args],
   };
-  const rows = await readAll<FactColumnsRow>(
+  const rows = await readAll<FactColumnsRow & { recalledCount: number; lastRecalledAt: string | null }>(
     db,
-    `SELECT ${FACT_COLUMNS} FROM facts WHERE ${visibleLive.text}
+    `SELECT ${FACT_COLUMNS}, coalesce(u.recalled_count, 0) AS recalledCount, u.last_recalled_at AS lastRecalledAt
+      FROM facts LEFT JOIN fact_usage u ON u.fact_id = facts.id
+      WHERE ${visibleLive.text}
       ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC`,
     visibleLive.args,
   );
@@ -65,7 +67,12 @@ export async function exportFacts(
     exported_at: now.toISOString(),
     workspace,
     agent: { handle: agent.handle, name: agent.name },
-    facts: rows.map(storedFact).map((row) => ({ ...toMemory(row), history: history.get(row.id) ?? [] })),
+    facts: rows.map(storedFact).map((row) => ({
+      ...toMemory(row),
+      recalled_count: Number(row.recalledCount),
+      last_recalled_at: row.lastRecalledAt,
+      history: history.get(row.id) ?? [],
+    })),
   };
 }
 

@@ -124,6 +124,13 @@ describe("importWorkspaceFacts", () => {
     expect(JSON.stringify(audit)).not.toContain("Standups");
   });
 
+  it("accepts a file's recall counts and keeps none: an imported fact starts never recalled", async () => {
+    const item = { ...ws("Standups are at 9:30."), recalled_count: 99, last_recalled_at: "2026-05-01T12:00:00.000Z" };
+    const result = await importWorkspaceFacts(t.db, OLIVIA, SCOUT, [item]);
+    expect(result).toMatchObject({ status: "imported", plan: { add: ["Standups are at 9:30."], refused: [] } });
+    expect(await t.db.all(sql`SELECT * FROM fact_usage`)).toEqual([]);
+  });
+
   it("round-trips: an exported file adds nothing the second time", async () => {
     const file = await exportFacts(t.db, { workspaceId: "acme", id: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
     const items = JSON.parse(JSON.stringify(file.facts)) as unknown[];

@@ -1,9 +1,10 @@
 /**
  * The facts file: what "Download as JSON" writes and "Import workspace facts"
- * reads. Facts are in the agent API's wire shape (wire.ts's toMemory) plus their
- * history. Import reads only `scope` and `body` of each fact, so a file written
- * by hand needs nothing else; each fact is checked on its own so a refusal can
- * say which item it is.
+ * reads. Facts are in the agent API's wire shape (wire.ts's toMemory) plus how
+ * often agents recalled them and their history. Import reads only `scope` and
+ * `body` of each fact, so a file written by hand needs nothing else (recall counts
+ * belong to the memory they were counted in: an imported fact starts at none);
+ * each fact is checked on its own so a refusal can say which item it is.
  */
 import { z } from "zod";
 import { MAX_FACT, MAX_FACTS, SCOPES } from "@/lib/memory/rules";
@@ -23,7 +24,12 @@ export type ExportedEvent = {
   at: string;
 };
 
-export type ExportedFact = Memory & { history: ExportedEvent[] };
+export type ExportedFact = Memory & {
+  /** How often agents recalled it (lib/memory/usage.ts), and when last; null when never. */
+  recalled_count: number;
+  last_recalled_at: string | null;
+  history: ExportedEvent[];
+};
 
 export type FactsFile = {
   format: typeof FACTS_FILE_FORMAT;
