@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts"],
+    // bench/quality: the test that keeps the labelled recall-quality set valid.
+    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts", "bench/quality/**/*.test.ts"],
     environment: "node",
     // Per-request log lines would bury the test report; the log tests turn them back on.
     env: { LOG_LEVEL: "warn" },
