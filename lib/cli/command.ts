@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
+import type { Env } from "@/lib/config";
 
 /** The command line was wrong: the operator should read the help. Exit code 2. */
 export class UsageError extends Error {
@@ -31,6 +32,8 @@ export type CommandContext = {
   db: () => Promise<Db>;
   databaseUrl: string;
   authToken?: string;
+  /** The environment the command runs in (settings beyond the database's, such as the embeddings provider). */
+  env: Env;
 };
 
 export type Command = {

@@ -12,6 +12,7 @@ import { createWorkspaceCommand, resetPasswordCommand } from "./commands/account
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from "./commands/keys";
 import { backupCommand, restoreCommand } from "./commands/backup";
 import { checkCommand, purgeCommand } from "./commands/maintenance";
+import { reindexCommand } from "./commands/embeddings";
 
 export const COMMANDS: Command[] = [
   createWorkspaceCommand,
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   checkCommand,
   backupCommand,
   restoreCommand,
+  reindexCommand,
 ];
 
 function globalHelp(): string {
@@ -75,6 +77,7 @@ export async function runCli(args: string[], io: Io & { err: (line: string) => v
         io,
         databaseUrl: config.DATABASE_URL,
         authToken: config.DATABASE_AUTH_TOKEN,
+        env,
         db: async () => {
           if (!db) {
             db = await openDatabase(config.DATABASE_URL, config.DATABASE_AUTH_TOKEN);
