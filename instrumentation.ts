@@ -20,6 +20,9 @@ export async function register() {
       console.error(`[purge] ${error instanceof Error ? error.message : String(error)}`);
     });
   setInterval(purge, PURGE_EVERY_MS).unref();
+  // With an embeddings provider, new and corrected facts get their vectors in the background (several servers may all do it).
+  const { embeddingsSettings } = await import("./lib/embeddings/settings");
+  if (embeddingsSettings()) (await import("./lib/embeddings/embedder")).startEmbedder(getDb);
   // Recall counts kept in memory are written once the last request is answered, before Next exits.
   const { flushUsage } = await import("./lib/memory/usage");
   (await import("./lib/ops/flush-before-exit")).flushBeforeServerCloses(flushUsage);
