@@ -155,6 +155,8 @@ type ModeResult = {
   splits: Record<string, Scores>;
   kinds: Record<string, Scores>;
   kindsTest: Record<string, Scores>;
+  /** Dev questions whose evidence missed the first 10, with where each evidence fact came (0 = not returned): for tuning. Test misses are left out on purpose. */
+  devMisses: { id: string; kind: string; q: string; evidenceRanks: Record<string, number> }[];
 };
 
 function summarise(mode: string, answers: Answered[], ms: number): ModeResult {
@@ -169,6 +171,14 @@ function summarise(mode: string, answers: Answered[], ms: number): ModeResult {
     splits: Object.fromEntries(SPLITS.map((s) => [s, where((q) => q.split === s)])),
     kinds: Object.fromEntries(KINDS.map((k) => [k, where((q) => q.kind === k)])),
     kindsTest: Object.fromEntries(KINDS.map((k) => [k, where((q) => q.kind === k && q.split === "test")])),
+    devMisses: answers
+      .filter((a) => a.question.split === "dev" && a.question.evidence.some((id) => !a.ids.slice(0, 10).includes(id)))
+      .map((a) => ({
+        id: a.question.id,
+        kind: a.question.kind,
+        q: a.question.q,
+        evidenceRanks: Object.fromEntries(a.question.evidence.map((id) => [id, a.ids.indexOf(id) + 1])),
+      })),
   };
 }
 
