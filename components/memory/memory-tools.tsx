@@ -14,6 +14,8 @@ export function MemoryTools({
   places,
   pagePath,
   selectedPlace,
+  previewQuestion,
+  previewBudget,
   keep,
   preview,
 }: {
@@ -28,6 +30,9 @@ export function MemoryTools({
   places: Place[];
   pagePath: string;
   selectedPlace: string | undefined;
+  /** The preview's question and budget as typed. */
+  previewQuestion: string | undefined;
+  previewBudget: string | undefined;
   keep: Record<string, string>;
   preview: PreviewResult;
 }) {
@@ -47,6 +52,8 @@ export function MemoryTools({
           agentName={agentName}
           places={places}
           selected={selectedPlace}
+          question={previewQuestion}
+          budget={previewBudget}
           keep={keep}
           result={preview}
         />

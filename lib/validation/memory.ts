@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { MAX_FACT } from "@/lib/memory/rules";
+import { MAX_BUDGET, MAX_QUESTION } from "./agent-api";
 
 const id = z.string().trim().min(1).max(200);
 
@@ -46,12 +47,39 @@ export const memoryPageParams = z.object({
   /** "Not recalled in 30 days" (never recalled included). */
   recalled: z.enum([NOT_RECALLED_RECENTLY]).optional().catch(undefined),
   preview: z.string().max(200).optional().catch(undefined),
+  // The preview's question and budget as typed: checked by recallPreviewInput, so a bad one is shown back with its message.
+  // Cut at 10,000 characters (past any valid question) rather than dropped, so an overlong one still gets its message.
+  preview_q: z.string().transform((text) => text.slice(0, 10_000)).optional().catch(undefined),
+  preview_budget: z.string().max(200).optional().catch(undefined),
   after_workspace: z.string().max(500).optional().catch(undefined),
   after_channel: z.string().max(500).optional().catch(undefined),
   after_person: z.string().max(500).optional().catch(undefined),
 });
 
 export type MemoryPageParams = z.infer<typeof memoryPageParams>;
+
+/**
+ * The recall preview's question and budget, with the API's limits (agent-api.ts)
+ * and messages a person can act on. Blank means "not given", as in the API.
+ */
+export const recallPreviewInput = z.object({
+  question: z
+    .string()
+    .max(MAX_QUESTION, `Keep the question within ${MAX_QUESTION.toLocaleString("en-US")} characters.`)
+    .optional(),
+  budget: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "Write the budget as a whole number of tokens, such as 500.")
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, "A budget is at least 1 token.")
+        .max(MAX_BUDGET, `A budget is at most ${MAX_BUDGET.toLocaleString("en-US")} tokens.`),
+    )
+    .optional(),
+});
 
 /** Search params as Next gives them (a repeated key is an array): first values only. */
 export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string> {

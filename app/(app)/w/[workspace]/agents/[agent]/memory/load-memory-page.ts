@@ -13,8 +13,6 @@ import type { Agent } from "@/lib/agents";
 import type { Member } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
 import { readableChannels, type ReadableChannel } from "@/lib/memory/channels";
-import { derivePlace, PlaceError } from "@/lib/memory/place";
-import { memorySection } from "@/lib/memory/prompt-section";
 import { changeableBy, FORGET_GRACE_DAYS, type Scope, type Viewer } from "@/lib/memory/rules";
 import {
   countVisibleFacts,
@@ -22,13 +20,13 @@ import {
   listForgottenFacts,
   listVisibleFacts,
   liveFactCount,
-  recall,
   type FactFilters,
   type ListedFact,
   type StoredFact,
 } from "@/lib/memory/store";
 import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
+import { previewRecall } from "./preview-recall";
 
 const GROUPS: { scope: Scope; id: string; title: string; description: string }[] = [
   { scope: "workspace", id: "group-workspace", title: "Workspace", description: "Recalled anywhere in the workspace." },
@@ -54,6 +52,9 @@ export type MemoryPageData = {
   /** The page's parameters but the preview's, for the preview form to keep. */
   keep: Record<string, string>;
 };
+
+/** The preview form's own fields, which it sends itself. */
+const PREVIEW_PARAMS = new Set(["preview", "preview_q", "preview_budget"]);
 
 const dateOnly = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
 
@@ -93,30 +94,6 @@ function toForgottenView(fact: StoredFact): ForgottenView {
   };
 }
 
-async function previewFor(
-  workspaceId: string,
-  agentId: string,
-  userId: string,
-  channelId: string | undefined,
-  channels: ReadableChannel[],
-): Promise<PreviewResult> {
-  if (!channelId) return { status: "none" };
-  try {
-    const { place } = await derivePlace(getDb(), workspaceId, channelId, userId);
-    const facts = await recall(getDb(), agentId, place);
-    const label = channels.find((c) => c.id === channelId)?.label ?? channelId;
-    return {
-      status: "ok",
-      placeLabel: label,
-      facts: facts.map((f) => ({ id: f.id, body: f.body, pinned: f.pinned })),
-      section: memorySection(facts),
-    };
-  } catch (error) {
-    if (error instanceof PlaceError) return { status: "refused" };
-    throw error;
-  }
-}
-
 export async function loadMemoryPage(member: Member, agent: Agent, query: MemoryPageParams): Promise<MemoryPageData> {
   const db = getDb();
   const workspaceId = member.workspace.id;
@@ -148,7 +125,12 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     ),
     liveFactCount(db, agent.id),
     listForgottenFacts(db, viewer, agent.id, graceCutoff()),
-    previewFor(workspaceId, agent.id, member.id, query.preview, channels),
+    previewRecall(
+      db,
+      { workspaceId, personId: member.id, agentId: agent.id },
+      { place: query.preview, question: query.preview_q, budget: query.preview_budget },
+      channels,
+    ),
   ]);
 
   const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
@@ -172,7 +154,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     kept,
     preview,
     keep: Object.fromEntries(
-      Object.entries(query).filter(([key, value]) => key !== "preview" && typeof value === "string"),
+      Object.entries(query).filter(([key, value]) => !PREVIEW_PARAMS.has(key) && typeof value === "string"),
     ) as Record<string, string>,
   };
 }

@@ -75,6 +75,8 @@ export default async function MemoryPage({ params, searchParams }: Props) {
               places={page.places}
               pagePath={page.base}
               selectedPlace={query.preview}
+              previewQuestion={query.preview_q}
+              previewBudget={query.preview_budget}
               keep={page.keep}
               preview={page.preview}
             />
