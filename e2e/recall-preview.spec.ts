@@ -1,0 +1,97 @@
+/**
+ * Preview recall on the Memory page, as a person uses it: a place, the question the
+ * agent is asked and a token budget in; the ranking, each fact's receipt and what was
+ * left out and why back, matching what the agent API answers; bad input told by its
+ * field with what was typed kept.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_FACTS, SCOUT_KEY, storageStateOf } from "./demo";
+
+const MEMORY = "/w/acme/agents/scout/memory";
+
+test.use({ storageState: storageStateOf("ana") });
+
+/** The preview form, filled and sent as a person would. */
+async function previewRecall(page: Page, place: string, question: string, budget = "") {
+  const form = page.getByRole("form", { name: "Preview recall" });
+  await form.getByLabel("Place").selectOption({ label: place });
+  await form.getByLabel("What is the agent asked?").fill(question);
+  await form.getByLabel("Budget in tokens").fill(budget);
+  await form.getByRole("button", { name: "Preview recall" }).click();
+}
+
+/** Scout's recall over the API in #support for ana: what the preview must agree with. */
+async function recalled(page: Page, q: string) {
+  const response = await page.request.post("/api/v1/recall", {
+    headers: { authorization: `Bearer ${SCOUT_KEY}` },
+    data: { channel: "support", asker: "ana", q },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { facts: { body: string }[]; considered: number; tokens: number };
+}
+
+test("ana previews Scout in #support asking 'refund approval': refunds right after the pinned fact, with its receipt", async ({ page }) => {
+  await page.goto(MEMORY);
+  await previewRecall(page, "#support", "refund approval");
+  await expect(page).toHaveURL(/preview=support/);
+
+  const preview = page.getByLabel("Recall preview");
+  const api = await recalled(page, "refund approval");
+  await expect(preview.getByText("By the question (words only)")).toBeVisible();
+  await expect(preview.getByText(`would recall ${api.facts.length} of ${api.considered} facts that apply here`)).toBeVisible();
+  await expect(preview.getByText(`${api.tokens} tokens`)).toBeVisible();
+
+  const items = preview.getByRole("list", { name: "Recalled facts" }).getByRole("listitem");
+  await expect(items).toHaveCount(api.facts.length);
+  await expect(items.nth(0)).toContainText(DEMO_FACTS.releases);
+  await expect(items.nth(0)).toContainText(/Rank 1 · pinned/);
+  await expect(items.nth(1)).toContainText(DEMO_FACTS.refunds);
+  await expect(items.nth(1)).toContainText(/Rank 2 · matched .* · score \d/);
+  await expect(items.nth(1)).toContainText("“refund”");
+  await expect(items.nth(1)).toContainText("“approval”");
+  await expect(preview.getByLabel("Prompt section")).toContainText(DEMO_FACTS.refunds);
+
+  // Announced politely, and the section can be scrolled from the keyboard.
+  await expect(page.getByRole("status").filter({ hasText: "would recall" })).toContainText("In #support, Scout would recall");
+  await expect(preview.getByLabel("Prompt section")).toHaveAttribute("tabindex", "0");
+  // What was asked stays in the form.
+  await expect(page.getByLabel("What is the agent asked?")).toHaveValue("refund approval");
+});
+
+test("a tiny budget leaves facts out, each saying it did not fit the budget", async ({ page }) => {
+  const api = await recalled(page, "refund approval");
+  const budget = String(api.tokens - 1);
+  await page.goto(MEMORY);
+  await previewRecall(page, "#support", "refund approval", budget);
+
+  const preview = page.getByLabel("Recall preview");
+  const leftOut = preview.getByRole("list", { name: /Left out/ }).getByRole("listitem");
+  await expect(leftOut.first()).toContainText(`Did not fit the budget of ${budget} tokens`);
+  const kept = await preview.getByRole("list", { name: "Recalled facts" }).getByRole("listitem").count();
+  expect(kept).toBeLessThan(api.facts.length);
+  await expect(leftOut).toHaveCount(api.facts.length - kept);
+  await expect(page.getByLabel("Budget in tokens")).toHaveValue(budget);
+});
+
+test("bad input is told next to its field, and what was typed stays", async ({ page }) => {
+  await page.goto(MEMORY);
+  await previewRecall(page, "#support", "refund approval", "0");
+  const budget = page.getByLabel("Budget in tokens");
+  await expect(budget).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("A budget is at least 1 token.")).toBeVisible();
+  await expect(budget).toHaveAccessibleDescription(/A budget is at least 1 token\./);
+  await expect(budget).toHaveValue("0");
+  await expect(page.getByLabel("What is the agent asked?")).toHaveValue("refund approval");
+  await expect(page.getByLabel("Recall preview")).toHaveCount(0);
+
+  await previewRecall(page, "#support", "refund approval", "lots");
+  await expect(page.getByText("Write the budget as a whole number of tokens, such as 500.")).toBeVisible();
+  await expect(page.getByLabel("Budget in tokens")).toHaveValue("lots");
+
+  const long = "refund ".repeat(300);
+  await previewRecall(page, "#support", long, "");
+  const question = page.getByLabel("What is the agent asked?");
+  await expect(question).toHaveAccessibleDescription(/Keep the question within 2,000 characters\./);
+  await expect(question).toHaveValue(long);
+  await expect(page.getByRole("status").filter({ hasText: "Nothing previewed" })).toBeVisible();
+});
