@@ -1,14 +1,111 @@
-/** `npx tsx bench/plan.ts <file>`: the query plan of recall in a solo DM (three branches), for BENCHMARKS.md. */
+/**
+ * `npx tsx bench/plan.ts [facts-file]`: the query plans of every statement recall
+ * runs in a solo DM (three branches) — without a question (the newest 40), with one
+ * (every allowed fact of each branch, for the word index), the count of what was
+ * considered, and meaning's nearest-vectors query — for BENCHMARKS.md.
+ *
+ * The statements are not copied here: the app's own functions run against a copy of
+ * the file while its reads are recorded, and each recorded statement is explained with
+ * the arguments it ran with. Exits non-zero if any of them scans facts or fact_vectors,
+ * or searches facts by an index not led by agent_id (other agents' facts too).
+ */
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import Database from "libsql";
-import { RECALL_SQL } from "@/lib/memory/store";
+import type { Client } from "@libsql/client";
+import { openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { nearestByMeaning } from "@/lib/embeddings/meaning";
+import { derivePlace } from "@/lib/memory/place";
+import { recallCandidates } from "@/lib/memory/recall-candidates";
+import { recall, recallableCount, recallBranches } from "@/lib/memory/store";
+import { startEmbeddingsServer } from "@/lib/testing/embeddings-server";
+import type { BenchData } from "./generate";
 
-const file = process.argv[2] ?? "bench/tmp/facts-100000-v1.db";
-const db = new Database(file, { readonly: true });
-const args = ["agt_b000000a0", "workspace", "", "ws_b000000", "agt_b000000a0", "channel", "ch_b000000dm0", "ws_b000000"];
-const rows = db.prepare(`EXPLAIN QUERY PLAN ${RECALL_SQL.threeScopes}`).all(...args, "agt_b000000a0", "person", "usr_b000000p00", "ws_b000000") as { id: number; parent: number; detail: string }[];
-const depth = new Map<number, number>([[0, -1]]);
-for (const row of rows) {
-  depth.set(row.id, (depth.get(row.parent) ?? 0) + 1);
-  console.log(`${"  ".repeat(depth.get(row.id)!)}${row.detail}`);
+type Read = (text: string, args: readonly unknown[]) => unknown[];
+
+/** The biggest generated file in bench/tmp, unless one is named. */
+function dataFile(): string {
+  if (process.argv[2]) return process.argv[2];
+  const files = readdirSync("bench/tmp").filter((f) => /^facts-\d+-v\d+\.db$/.test(f) && existsSync(`bench/tmp/${f}.json`));
+  const size = (f: string) => Number(f.split("-")[1]);
+  const biggest = files.sort((a, b) => size(b) - size(a) || b.localeCompare(a))[0];
+  if (!biggest) throw new Error("No generated data in bench/tmp: run `npm run bench` first, or name a file.");
+  return path.join("bench/tmp", biggest);
 }
-db.close();
+
+async function main() {
+  const source = dataFile();
+  const data = JSON.parse(readFileSync(`${source}.json`, "utf8")) as BenchData;
+  // A copy: opening switches the file to WAL and may write, and the template is reused by runs.
+  const file = path.resolve("bench/tmp/plan.db");
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  copyFileSync(source, file);
+
+  const db = await openDatabase(`file:${file}`);
+  await migrateDatabase(db); // as the server does on start, should the file predate a migration
+  // Record what readAll runs (db/reader.ts keeps one reader per client on globalThis).
+  const readers = (globalThis as { mnemoReaders?: WeakMap<Client, Read> }).mnemoReaders;
+  const read = readers?.get(db.$client);
+  if (!readers || !read) throw new Error("db/reader.ts no longer keeps its readers where this expects them");
+  const recorded: { label: string; text: string; args: readonly unknown[] }[] = [];
+  let label = "";
+  readers.set(db.$client, (text, args) => {
+    recorded.push({ label, text, args });
+    return read(text, args);
+  });
+
+  const { agent, places } = data.recallers[0];
+  const dm = places.find((p) => p.kind === "solo-dm")!;
+  const { place } = await derivePlace(db, agent.workspaceId, dm.channel, dm.asker);
+  const embeddings = await startEmbeddingsServer();
+  process.env.MNEMO_EMBEDDINGS_URL = embeddings.url;
+  process.env.MNEMO_EMBEDDINGS_MODEL = "bench-plan";
+  try {
+    const start = recorded.length;
+    label = "recall without q: the newest 40 of each branch (store.ts recall)";
+    await recall(db, agent.id, place);
+    label = "recall with q: every allowed fact of one branch (recall-candidates.ts)";
+    const { indexes } = await recallCandidates(db, agent.id, place);
+    label = "considered: the facts allowed here, counted (store.ts recallableCount)";
+    await recallableCount(db, agent.id, place);
+    label = "meaning: the nearest vectors among the place's branches (embeddings/meaning.ts)";
+    const meaning = await nearestByMeaning(db, agent.id, agent.workspaceId, recallBranches(place), "when do deploys go out");
+    if (meaning.status !== "ok") throw new Error(`meaning did not run its query: ${JSON.stringify(meaning)}`);
+    recorded.splice(0, start);
+    console.log(`${source}: ${data.facts.toLocaleString("en-US")} facts; agent ${agent.id} in a solo DM (${recallBranches(place).length} branches, ${indexes.reduce((n, index) => n + index.facts.length, 0)} facts read)\n`);
+  } finally {
+    await embeddings.close();
+  }
+
+  const explain = new Database(file, { readonly: true });
+  const wide: string[] = [];
+  const seen = new Set<string>();
+  for (const { label: what, text, args } of recorded) {
+    if (seen.has(text)) continue; // one plan per statement: each branch runs the same one
+    seen.add(text);
+    const rows = explain.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(args as never[])) as { id: number; parent: number; detail: string }[];
+    console.log(`${what}:\n\n\`\`\``);
+    const depth = new Map<number, number>([[0, -1]]);
+    for (const row of rows) {
+      depth.set(row.id, (depth.get(row.parent) ?? 0) + 1);
+      console.log(`${"  ".repeat(depth.get(row.id)!)}${row.detail}`);
+      // A scan reads the whole corpus; a search of facts not led by agent_id reads other agents' facts too.
+      if (/^SCAN (facts|fact_vectors)\b/.test(row.detail) || (/^SEARCH facts\b/.test(row.detail) && !row.detail.includes("agent_id=?"))) {
+        wide.push(`${what}: ${row.detail}`);
+      }
+    }
+    console.log("```\n");
+  }
+  explain.close();
+  db.$client.close();
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  if (wide.length) console.log(`Wider than the agent's own facts:\n${wide.map((w) => `- ${w}`).join("\n")}`);
+  else console.log("No scan: every statement reads index ranges of this agent's facts, led by agent_id.");
+  process.exitCode = wide.length ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
