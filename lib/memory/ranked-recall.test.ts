@@ -12,7 +12,7 @@ const t = tempDbForTests({ demo: true });
 
 async function ask(channel: string, asker: string | null, question?: string, extra: { limit?: number; budget?: number } = {}) {
   const { place } = await derivePlace(t.db, "acme", channel, asker);
-  return recallRanked(t.db, "scout", place, { question, ...extra });
+  return recallRanked(t.db, "scout", place, { question, explain: true, ...extra });
 }
 
 describe("the demo, asked questions", () => {

@@ -5,7 +5,7 @@
  * decide only their order; the limit and the token budget decide where it stops.
  */
 import type { Conn } from "@/db/client";
-import { RECALL_LIMIT, type Place } from "./rules";
+import { RECALL_LIMIT, recallable, type Place } from "./rules";
 import { rankRecall, type Nearest, type RankedRecall } from "./ranking";
 import { recallCandidates } from "./recall-candidates";
 import { recall, recallableCount, type RecallBranch } from "./store";
@@ -27,6 +27,8 @@ export type RecallOptions = {
   /** The agent's memory version, when the caller read it (API requests): lets word indexes be reused. */
   version?: string;
   meaning?: MeaningLookup;
+  /** Also list each fact left out and why (the Memory page's preview); agents get only the count. */
+  explain?: boolean;
 };
 
 export async function recallRanked(
@@ -37,16 +39,20 @@ export async function recallRanked(
 ): Promise<RankedRecall> {
   const limit = options.limit ?? RECALL_LIMIT;
   const question = options.question?.trim();
+  const fit = { limit, budget: options.budget, explain: options.explain };
   if (!question) {
     // Today's order needs only the newest RECALL_LIMIT of each branch, read straight off the index.
     const [newest, considered] = await Promise.all([recall(db, agentId, place), recallableCount(db, agentId, place)]);
-    return rankRecall(newest, { words: null, nearest: null, limit, budget: options.budget, considered });
+    return rankRecall([newest], { ...fit, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place) });
   }
-  const candidates = await recallCandidates(db, agentId, place, options.version);
-  const allowed = new Set(candidates.facts);
+  const { branches, indexes, allowed } = await recallCandidates(db, agentId, place, options.version);
+  const hasFacts = indexes.some((index) => index.facts.length > 0);
   const [words, nearest] = await Promise.all([
-    Promise.resolve(scoreByWords(candidates.indexes, questionWords(question), (fact) => allowed.has(fact))),
-    options.meaning ? (candidates.facts.length ? options.meaning(candidates.branches, question) : []) : null,
+    scoreByWords(indexes, questionWords(question), allowed),
+    options.meaning ? (hasFacts ? options.meaning(branches, question) : []) : null,
   ]);
-  return rankRecall(candidates.facts, { words, nearest, limit, budget: options.budget });
+  return rankRecall(
+    indexes.map((index) => index.facts),
+    { ...fit, words, nearest, allowed },
+  );
 }

@@ -1,17 +1,20 @@
 /**
  * The order of a recall, and the receipt for each fact in it. Pure: it is handed the
  * facts the rules allow in the place (already read through the rules in SQL) and the
- * relevance found for them, and only ever reorders and trims that list — it cannot add
- * a fact, so it cannot widen what an agent recalls.
+ * relevance found for them, and only ever reorders and trims them — it cannot add a
+ * fact, so it cannot widen what an agent recalls.
  *
  * The order: pinned facts first (people's curation always wins; among themselves the
  * most relevant first), then the facts that answer the question, most relevant first,
- * then the rest by recency — and all of it within `limit` and the token `budget`.
- * Without a question the order is recency throughout, as recall has always been.
+ * then the rest by recency — all of it within `limit` and the token `budget`. Without
+ * a question the order is recency throughout, as recall has always been.
+ *
+ * It is built to cost what the answer costs, not what the place holds: the rest is
+ * merged lazily from lists already in recency order, and the walk stops at the limit.
  */
 import type { Ranking } from "@/lib/validation/agent-api";
 import type { StoredFact } from "./fact-columns";
-import { fitToBudget } from "./token-budget";
+import { Section, sizedLine } from "./token-budget";
 import type { WordHit } from "./word-index";
 
 /** Why a fact is in the answer: the `why` of the API. */
@@ -22,6 +25,7 @@ export type LeftOutFact = StoredFact & { why: Omit<Receipt, "rank">; reason: "li
 
 export type RankedRecall = {
   facts: RankedFact[];
+  /** Filled only when asked to explain (the Memory page's preview); agents get the count. */
   leftOut: LeftOutFact[];
   ranking: Ranking;
   /** Facts allowed here: what the ranking chose from. */
@@ -35,17 +39,23 @@ export type Nearest = readonly { id: string; similarity: number }[];
 
 export type RankOptions = {
   /** Word relevance of the facts that matched the question; null when there was no question. */
-  words: ReadonlyMap<StoredFact, WordHit> | null;
+  words: Map<StoredFact, WordHit> | null;
   /** Facts near the question's meaning; null when meaning was not used (none configured, or it failed). */
   nearest: Nearest | null;
   limit: number;
   budget?: number;
-  /** How many facts the place allows, when `candidates` is only the newest of them (recall without a question). */
+  /** A second check behind the SQL: a fact this refuses is never in the answer nor counted. */
+  allowed: (fact: StoredFact) => boolean;
+  /** How many facts the place allows, when the lists hold only the newest of them (recall without a question). */
   considered?: number;
+  /** Also list every fact left out, with its reason. */
+  explain?: boolean;
 };
 
 /** Reciprocal rank fusion's constant: a fact's rank in each list counts as 1 / (K + rank). */
 const FUSION_K = 60;
+/** Once the budget refuses a fact, how many more are tried for one short enough to fit. */
+const BUDGET_LOOKAHEAD = 40;
 
 /** Newest first; the id breaks ties, as the recall index does. */
 export function byRecency(a: StoredFact, b: StoredFact): number {
@@ -55,62 +65,117 @@ export function byRecency(a: StoredFact, b: StoredFact): number {
 
 type Relevance = { score: number; matched: string[] };
 
-/** Each matching fact's relevance: BM25 alone, or BM25's and meaning's ranks fused. */
+/**
+ * Each matching fact's relevance: BM25 alone, or BM25's and meaning's ranks fused.
+ * The word hits are this request's own, so they are taken over, not copied.
+ */
 function relevanceOf(
-  candidates: readonly StoredFact[],
-  words: ReadonlyMap<StoredFact, WordHit>,
+  lists: readonly (readonly StoredFact[])[],
+  words: Map<StoredFact, WordHit>,
   nearest: Nearest | null,
-): Map<string, Relevance> {
-  const relevance = new Map<string, Relevance>();
-  if (!nearest) {
-    for (const [fact, hit] of words) relevance.set(fact.id, { score: hit.score, matched: [...hit.matched] });
-    return relevance;
-  }
-  const byWords = [...words].sort(([a, x], [b, y]) => y.score - x.score || byRecency(a, b));
-  byWords.forEach(([fact, hit], i) => {
-    relevance.set(fact.id, { score: 1 / (FUSION_K + i + 1), matched: [...hit.matched] });
-  });
-  const here = new Set(candidates.map((fact) => fact.id));
-  nearest
-    .filter(({ id }) => here.has(id))
-    .forEach(({ id }, i) => {
+): Map<StoredFact, Relevance> {
+  const relevance = new Map<StoredFact, Relevance>(words);
+  if (!nearest) return relevance;
+  [...words]
+    .sort(([a, x], [b, y]) => y.score - x.score || byRecency(a, b))
+    .forEach(([, hit], i) => (hit.score = 1 / (FUSION_K + i + 1)));
+  const byId = new Map(nearest.map(({ id }, i) => [id, i]));
+  for (const list of lists) {
+    for (const fact of list) {
+      const i = byId.get(fact.id);
+      if (i === undefined) continue;
       const score = 1 / (FUSION_K + i + 1);
-      const known = relevance.get(id);
+      const known = relevance.get(fact);
       if (known) {
         known.score += score;
         known.matched.push("meaning");
-      } else relevance.set(id, { score, matched: ["meaning"] });
-    });
+      } else relevance.set(fact, { score, matched: ["meaning"] });
+    }
+  }
   return relevance;
+}
+
+/** Lists in recency order (each a branch's facts, pinned first then newest), merged lazily: newest first, pinned skipped. */
+function* unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): Generator<StoredFact> {
+  const at = lists.map((list) => {
+    let i = 0;
+    while (i < list.length && list[i].pinned) i++;
+    return i;
+  });
+  for (;;) {
+    let best = -1;
+    for (let l = 0; l < lists.length; l++) {
+      if (at[l] < lists[l].length && (best < 0 || byRecency(lists[l][at[l]], lists[best][at[best]]) < 0)) best = l;
+    }
+    if (best < 0) return;
+    yield lists[best][at[best]++];
+  }
 }
 
 /** Scores shown to agents: four significant digits are all a comparison needs. */
 const shown = (score: number) => Number(score.toPrecision(4));
 
-export function rankRecall(candidates: readonly StoredFact[], options: RankOptions): RankedRecall {
-  const { words, nearest, limit, budget } = options;
-  const relevance = words ? relevanceOf(candidates, words, nearest) : new Map<string, Relevance>();
-  const score = (fact: StoredFact) => relevance.get(fact.id)?.score ?? 0;
+/**
+ * Ranks facts given as lists in recall order (pinned first, then newest) — one list
+ * per recall branch — and fits them to `limit` and `budget`.
+ */
+export function rankRecall(lists: readonly (readonly StoredFact[])[], options: RankOptions): RankedRecall {
+  const { words, nearest, limit, budget, allowed } = options;
+  const relevance = words ? relevanceOf(lists, words, nearest) : new Map<StoredFact, Relevance>();
+  const score = (fact: StoredFact) => relevance.get(fact)?.score ?? 0;
   const byRelevance = (a: StoredFact, b: StoredFact) => score(b) - score(a) || byRecency(a, b);
 
-  const pinned = candidates.filter((fact) => fact.pinned).sort(byRelevance);
-  const matching = candidates.filter((fact) => !fact.pinned && relevance.has(fact.id)).sort(byRelevance);
-  const rest = candidates.filter((fact) => !fact.pinned && !relevance.has(fact.id)).sort(byRecency);
-  const fitted = fitToBudget([...pinned, ...matching, ...rest], limit, budget);
+  const pinned: StoredFact[] = [];
+  let considered = 0;
+  for (const list of lists) {
+    for (const fact of list) {
+      if (!allowed(fact)) continue;
+      considered++;
+      if (fact.pinned) pinned.push(fact);
+    }
+  }
+  pinned.sort(byRelevance);
+  const matching: StoredFact[] = [];
+  for (const [fact] of relevance) if (!fact.pinned && allowed(fact)) matching.push(fact);
+  matching.sort(byRelevance);
+  function* ordered() {
+    yield* pinned;
+    yield* matching;
+    for (const fact of unpinnedByRecency(lists)) if (allowed(fact) && !relevance.has(fact)) yield fact;
+  }
 
   const receipt = (fact: StoredFact): Omit<Receipt, "rank"> => {
-    const found = relevance.get(fact.id);
+    const found = relevance.get(fact);
     return { pinned: fact.pinned, score: found ? shown(found.score) : null, matched: found?.matched ?? [] };
   };
+  const kept: RankedFact[] = [];
+  const leftOut: LeftOutFact[] = [];
+  const section = new Section();
+  let refusedAt = -1;
+  let seen = 0;
+  for (const fact of ordered()) {
+    seen++;
+    const full = kept.length >= limit || (refusedAt >= 0 && seen - refusedAt > BUDGET_LOOKAHEAD);
+    if (full) {
+      if (!options.explain) break;
+      leftOut.push({ ...fact, why: receipt(fact), reason: kept.length >= limit ? "limit" : "budget" });
+      continue;
+    }
+    const line = sizedLine(fact);
+    if (budget !== undefined && section.with(line) > budget) {
+      if (refusedAt < 0) refusedAt = seen;
+      if (options.explain) leftOut.push({ ...fact, why: receipt(fact), reason: "budget" });
+      continue;
+    }
+    section.add(line);
+    kept.push({ ...fact, why: { ...receipt(fact), rank: kept.length + 1 } });
+  }
   return {
-    facts: fitted.kept.map((fact, i) => ({ ...fact, why: { ...receipt(fact), rank: i + 1 } })),
-    leftOut: [
-      ...fitted.overBudget.map((fact) => ({ ...fact, why: receipt(fact), reason: "budget" as const })),
-      ...fitted.overLimit.map((fact) => ({ ...fact, why: receipt(fact), reason: "limit" as const })),
-    ],
+    facts: kept,
+    leftOut,
     ranking: !words ? "recency" : nearest ? "question" : "question (words only)",
-    considered: options.considered ?? candidates.length,
-    section: fitted.section,
-    tokens: fitted.tokens,
+    considered: options.considered ?? considered,
+    section: section.text(),
+    tokens: section.tokens,
   };
 }

@@ -15,9 +15,10 @@ import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "
 import { recallBranches, type RecallBranch } from "./store";
 import { WordIndex } from "./word-index";
 
-/** One branch's live facts. Parameters: agent, scope, ref, workspace. */
+/** One branch's live facts in recall order (the index's own order: no sort). Parameters: agent, scope, ref, workspace. */
 const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
-  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?`;
+  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?
+  ORDER BY pinned DESC, updated_at DESC, id DESC`;
 
 /** How many facts all kept branches may hold together, across agents; the least recently used go first. */
 const MAX_KEPT_FACTS = 200_000;
@@ -67,10 +68,10 @@ async function readBranch(db: Conn, agentId: string, workspaceId: string, branch
 
 export type Candidates = {
   branches: RecallBranch[];
-  /** One word index per branch. */
+  /** One word index per branch; each index's facts are in recall order. */
   indexes: WordIndex[];
-  /** Every fact recallable here, checked once more with the pure rule. */
-  facts: StoredFact[];
+  /** The pure rule, checked once more for every fact that could reach the answer. */
+  allowed: (fact: StoredFact) => boolean;
 };
 
 /**
@@ -92,6 +93,5 @@ export async function recallCandidates(db: Conn, agentId: string, place: Place, 
       return index;
     }),
   );
-  const facts = indexes.flatMap((index) => index.facts).filter((fact) => recallable(fact, place));
-  return { branches, indexes, facts };
+  return { branches, indexes, allowed: (fact) => recallable(fact, place) };
 }

@@ -4,68 +4,59 @@
  * guessed from characters; other models' tokenizers differ by a few percent, so an
  * agent with a tight context should leave itself that margin.
  *
- * Facts are taken in their ranked order and dropped whole, never cut: one that does
- * not fit is left out and the next, shorter one may still fit. The size of a line is
- * counted once and kept; the sum of lines is checked against the whole section at
- * the end, because a tokenizer may join characters across a line break.
+ * Counting is by line, and exact: every line of the section ends in ")" and the next
+ * begins with "- [", and o200k_base's pre-tokenizer always cuts between a newline and
+ * a "-", so the section's size is the head's plus each line's (with its newline, the
+ * last without) — token-budget.test.ts checks that sum against the whole section for
+ * any text. A fact's line and its sizes are worked out once and kept with the fact.
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { SECTION_HEAD, memorySection, sectionLine } from "./prompt-section";
 import type { StoredFact } from "./fact-columns";
+import { SECTION_HEAD, sectionLine } from "./prompt-section";
 
 export const TOKENIZER = "o200k_base";
 
-/** Line sizes already counted; lines repeat from recall to recall, so this is mostly hits. */
-const lineTokens = new Map<string, number>();
-const MAX_KEPT_LINES = 20_000;
-
-function tokensOfLine(line: string): number {
-  let tokens = lineTokens.get(line);
-  if (tokens === undefined) {
-    tokens = countTokens(`${line}\n`);
-    if (lineTokens.size >= MAX_KEPT_LINES) lineTokens.clear();
-    lineTokens.set(line, tokens);
-  }
-  return tokens;
-}
-
 const HEAD_TOKENS = countTokens(SECTION_HEAD);
 
-/** The size of the section these facts make, exactly; 0 when there is none. */
-export function sectionTokens(facts: StoredFact[]): number {
-  const section = memorySection(facts);
-  return section ? countTokens(section) : 0;
+/** A fact's line, and its size alone (the last line) and followed by a newline (any other). */
+export type SizedLine = { line: string; last: number; inside: number };
+
+// Facts read for ranking are kept per memory version (recall-candidates.ts), so their lines are too; fresh rows are sized anew.
+const sized = new WeakMap<StoredFact, SizedLine>();
+
+export function sizedLine(fact: StoredFact): SizedLine {
+  let known = sized.get(fact);
+  if (!known) {
+    const line = sectionLine(fact);
+    known = { line, last: countTokens(line), inside: countTokens(`${line}\n`) };
+    sized.set(fact, known);
+  }
+  return known;
 }
 
-export type Fitted<F> = { kept: F[]; overLimit: F[]; overBudget: F[]; section: string | null; tokens: number };
+/** A section being filled line by line, with its exact size in tokens at every step. */
+export class Section {
+  private readonly lines: SizedLine[] = [];
+  /** The size of the section so far; 0 while it has no line (there is no section then). */
+  tokens = 0;
 
-/**
- * The facts, in order, that fit both `limit` and `budget` (tokens for the whole
- * section); the rest, by which of the two left them out.
- */
-export function fitToBudget<F extends StoredFact>(ordered: readonly F[], limit: number, budget?: number): Fitted<F> {
-  const kept: F[] = [];
-  const overLimit: F[] = [];
-  const overBudget: F[] = [];
-  let estimate = HEAD_TOKENS;
-  for (const fact of ordered) {
-    if (kept.length >= limit) {
-      overLimit.push(fact);
-      continue;
-    }
-    const size = budget === undefined ? 0 : tokensOfLine(sectionLine(fact));
-    if (budget !== undefined && estimate + size > budget) {
-      overBudget.push(fact);
-      continue;
-    }
-    estimate += size;
-    kept.push(fact);
+  get length(): number {
+    return this.lines.length;
   }
-  let tokens = sectionTokens(kept);
-  // Rare: the whole counts more than its parts. Give back the last facts until it fits.
-  while (budget !== undefined && tokens > budget && kept.length) {
-    overBudget.unshift(kept.pop()!);
-    tokens = sectionTokens(kept);
+
+  /** The size the section would have with `next` added at the end: the line that was last gains its newline. */
+  with(next: SizedLine): number {
+    const last = this.lines.at(-1);
+    return last ? this.tokens - last.last + last.inside + next.last : HEAD_TOKENS + next.last;
   }
-  return { kept, overLimit, overBudget, section: memorySection(kept), tokens };
+
+  add(next: SizedLine): void {
+    this.tokens = this.with(next);
+    this.lines.push(next);
+  }
+
+  /** The prompt section, or null with no line. */
+  text(): string | null {
+    return this.lines.length ? SECTION_HEAD + this.lines.map((sized) => sized.line).join("\n") : null;
+  }
 }

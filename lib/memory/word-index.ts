@@ -27,10 +27,13 @@ const TYPO_WEIGHT = 0.7;
 const TYPO_MIN_LENGTH = 4;
 
 type Posting = { doc: number; tf: number };
+/** Questions' unknown words looked up per branch and kept; past this many the list starts again. */
+const MAX_NEAR_KEPT = 2_000;
 
 /** The words of one branch's facts, ready to score. Immutable once built. */
 export class WordIndex {
   private readonly postings = new Map<string, Posting[]>();
+  private readonly nearCache = new Map<string, Map<string, number>>();
   private readonly lengths: Float64Array;
   readonly totalLength: number;
 
@@ -62,8 +65,21 @@ export class WordIndex {
     return this.postings.has(term);
   }
 
-  terms(): IterableIterator<string> {
-    return this.postings.keys();
+  /** This branch's words within `most` edits of `term`, with their distance; worked out once per word. */
+  near(term: string, most: number): ReadonlyMap<string, number> {
+    const key = `${most}:${term}`;
+    let found = this.nearCache.get(key);
+    if (!found) {
+      found = new Map();
+      for (const candidate of this.postings.keys()) {
+        if (Math.abs(candidate.length - term.length) > most || /\d/.test(candidate)) continue;
+        const distance = editDistance(term, candidate, most);
+        if (distance <= most) found.set(candidate, distance);
+      }
+      if (this.nearCache.size >= MAX_NEAR_KEPT) this.nearCache.clear();
+      this.nearCache.set(key, found);
+    }
+    return found;
   }
 
   postingsOf(term: string): readonly Posting[] {
@@ -122,13 +138,7 @@ function termsFor(indexes: readonly WordIndex[], term: string): { term: string; 
   if (term.length < TYPO_MIN_LENGTH || /\d/.test(term)) return [];
   const most = term.length >= 8 ? 2 : 1;
   const near = new Map<string, number>();
-  for (const index of indexes) {
-    for (const candidate of index.terms()) {
-      if (near.has(candidate) || Math.abs(candidate.length - term.length) > most || /\d/.test(candidate)) continue;
-      const distance = editDistance(term, candidate, most);
-      if (distance <= most) near.set(candidate, distance);
-    }
-  }
+  for (const index of indexes) for (const [found, distance] of index.near(term, most)) near.set(found, distance);
   if (!near.size) return [];
   const best = Math.min(...near.values());
   return [...near].filter(([, distance]) => distance === best).map(([found]) => ({ term: found, weight: TYPO_WEIGHT }));

@@ -1,0 +1,55 @@
+/**
+ * The section's size is counted line by line; these prove the sum is the size the
+ * tokenizer gives the whole section, for any text a fact may hold.
+ */
+import fc from "fast-check";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import type { StoredFact } from "./fact-columns";
+import { memorySection } from "./prompt-section";
+import { Section, sizedLine } from "./token-budget";
+
+const fact = (i: number, body: string, sourceLabel: string | null, pinned: boolean): StoredFact => ({
+  id: `fact_${i}`,
+  agentId: "scout",
+  workspaceId: "acme",
+  scope: (["workspace", "channel", "person"] as const)[i % 3],
+  scopeRef: i % 3 ? "x" : "",
+  scopeLabel: null,
+  body,
+  sourceKind: "message",
+  sourceRef: null,
+  sourceLabel,
+  sourceChannelId: null,
+  createdBy: "scout",
+  createdByKind: "agent",
+  pinned,
+  correctedAt: null,
+  version: 1,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  forgottenAt: null,
+});
+
+// Text as facts hold it: words, numbers, punctuation, other scripts, emoji, and newlines the section flattens.
+const text = fc.string({ unit: fc.constantFrom(..."ab Zé 9,.;:)([]-—\n\t`'\"#@$%日本ñ😀".split(/(?:)/u)), minLength: 1, maxLength: 80 });
+
+describe("the section's size", () => {
+  it("is the sum of its lines' sizes, exactly, for any facts", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.option(text), fc.boolean()), { minLength: 1, maxLength: 12 }), (rows) => {
+        const facts = rows.map(([body, label, pinned], i) => fact(i, body, label, pinned));
+        const section = new Section();
+        for (const each of facts) section.add(sizedLine(each));
+        expect(section.text()).toBe(memorySection(facts));
+        expect(section.tokens).toBe(countTokens(memorySection(facts)!));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is 0, with no section, before the first line", () => {
+    const section = new Section();
+    expect([section.tokens, section.text()]).toEqual([0, null]);
+  });
+});
