@@ -13,7 +13,7 @@ import { agentForget, correctFact, purgeFact, remember } from "@/lib/memory/writ
 import { startEmbeddingsServer, type EmbeddingsServer, type EmbeddingsServerMode } from "@/lib/testing/embeddings-server";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { drainDue } from "./embedder";
-import { nearestByMeaning } from "./meaning";
+import { nearestByMeaning, nearestSql } from "./meaning";
 import { COOLDOWN_MS } from "./provider";
 import { embeddingsSettings } from "./settings";
 
@@ -195,4 +195,18 @@ describe("a provider that fails", () => {
       expect(back).toMatchObject({ status: "ok", nearest: [{ id: await idOf(DEMO_FACTS.releases) }, expect.anything()] });
     },
   );
+});
+
+it("reads each branch as one range of facts_recall_idx, never the whole workspace or every vector", async () => {
+  await t.db.$client.execute("ANALYZE");
+  for (const branches of [2, 3]) {
+    const plan = await readAll<{ detail: string }>(
+      t.db,
+      `EXPLAIN QUERY PLAN ${nearestSql(branches)}`,
+      ["[1,0]", "scout", "acme", ...Array(branches * 2).fill("x"), "test-model", 8, 40],
+    );
+    const details = plan.map((row) => row.detail);
+    expect(details[0]).toBe("SEARCH facts USING INDEX facts_recall_idx (agent_id=? AND scope=? AND scope_ref=?)");
+    expect(details.filter((detail) => detail.startsWith("SCAN") && !detail.includes("CONSTANT ROWS"))).toEqual([]);
+  }
 });

@@ -17,13 +17,18 @@ export type Meaning =
   | { status: "failed"; reason: string } // down, slow, garbage: recall ranks by words and says so
   | { status: "ok"; nearest: { id: string; similarity: number }[] }; // nearest first, at most k
 
-/** The nearest-facts query for a number of branches: one kept statement per count. */
-const nearestSql = (branches: number) => `SELECT facts.id AS id,
+/**
+ * The nearest-facts query for a number of branches: one kept statement per count.
+ * The branches are `(scope, scope_ref) IN (…)` — the same as `(scope = ? AND
+ * scope_ref = ?) OR …` — on facts_recall_idx, so each branch is one index range of
+ * live facts; left to itself the planner walks the whole workspace instead.
+ */
+export const nearestSql = (branches: number) => `SELECT facts.id AS id,
       vector_distance_cos(fact_vectors.embedding, vector32(?)) AS distance
-    FROM fact_vectors JOIN facts ON facts.id = fact_vectors.fact_id
+    FROM facts INDEXED BY facts_recall_idx CROSS JOIN fact_vectors ON fact_vectors.fact_id = facts.id
     WHERE facts.agent_id = ? AND facts.workspace_id = ? AND facts.forgotten_at IS NULL
+      AND (facts.scope, facts.scope_ref) IN (VALUES ${Array(branches).fill("(?, ?)").join(", ")})
       AND fact_vectors.model = ? AND length(fact_vectors.embedding) = ?
-      AND (${Array(branches).fill("(facts.scope = ? AND facts.scope_ref = ?)").join(" OR ")})
     ORDER BY distance, facts.id
     LIMIT ?`;
 
@@ -59,10 +64,10 @@ export async function nearestByMeaning(
       JSON.stringify(asked.vector),
       agentId,
       workspaceId,
+      ...branches.flatMap((branch) => [branch.scope, branch.ref]),
       settings.model,
       // float32: four bytes a number.
       asked.vector.length * 4,
-      ...branches.flatMap((branch) => [branch.scope, branch.ref]),
       Math.floor(k),
     ]);
     return {
