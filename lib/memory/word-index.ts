@@ -15,12 +15,15 @@
  * two for long words) at a discount.
  */
 import type { StoredFact } from "./fact-columns";
-import { wordsOf, type Word } from "./terms";
+import { wordnet, type Lexicon } from "./lexicon";
+import { termOf, wordsOf, type Word } from "./terms";
 
 /** BM25's usual constants: how fast repeats saturate, and how much length matters. */
 const K1 = 1.2;
 const B = 0.75;
 const LABEL_WEIGHT = 0.5;
+/** Another word for the asked one counts for less than the word itself. */
+const SYNONYM_WEIGHT = 0.5;
 /** A near-miss counts for less than the word itself. */
 const TYPO_WEIGHT = 0.7;
 /** Words shorter than this are not guessed at: one edit turns "cat" into too many words. */
@@ -94,54 +97,84 @@ export class WordIndex {
 /** How a fact matched: its BM25 score and the question's words it contains, as the asker wrote them. */
 export type WordHit = { score: number; matched: string[] };
 
+/** The lexicon ranking asks for other words (lexicon.ts; a test may give its own). */
+export type Words = Pick<Lexicon, "synonymsOf" | "knows">;
+
 /**
- * BM25 of each fact of `indexes` that contains a word of the question, with the
- * statistics of these indexes together (the place's facts, nothing beyond). Facts
- * `allowed` refuses are skipped, a second check behind the SQL that loaded them.
+ * BM25 of each fact of `indexes` that contains a word of the question — or a word
+ * WordNet gives for it, or, for a word neither WordNet nor this place knows, one a
+ * typo away — with the statistics of these indexes together (the place's facts,
+ * nothing beyond). Each question word counts once per fact, by its best match, so a
+ * fact saying both "reply" and "answer" is not paid twice. Facts `allowed` refuses
+ * are skipped, a second check behind the SQL that loaded them.
  */
 export function scoreByWords(
   indexes: readonly WordIndex[],
   question: readonly Word[],
   allowed: (fact: StoredFact) => boolean,
+  words: Words = wordnet,
 ): Map<StoredFact, WordHit> {
   const hits = new Map<StoredFact, WordHit>();
   const count = indexes.reduce((sum, index) => sum + index.facts.length, 0);
   if (!count || !question.length) return hits;
   const averageLength = indexes.reduce((sum, index) => sum + index.totalLength, 0) / count || 1;
+  const asked = new Set(question.map(({ term }) => term));
 
   for (const { word, term } of question) {
-    for (const { term: found, weight } of termsFor(indexes, term)) {
+    const best = new Map<StoredFact, number>();
+    for (const { term: found, weight } of termsFor(indexes, word, term, asked, words)) {
       const df = indexes.reduce((sum, index) => sum + index.postingsOf(found).length, 0);
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
       for (const index of indexes) {
         for (const { doc, tf } of index.postingsOf(found)) {
           const fact = index.facts[doc];
-          if (!allowed(fact)) continue;
           const norm = K1 * (1 - B + (B * index.lengthOf(doc)) / averageLength);
           const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
-          const hit = hits.get(fact);
-          if (!hit) hits.set(fact, { score, matched: [word] });
-          else {
-            hit.score += score;
-            if (!hit.matched.includes(word)) hit.matched.push(word);
-          }
+          if (score > (best.get(fact) ?? 0)) best.set(fact, score);
         }
+      }
+    }
+    for (const [fact, score] of best) {
+      if (!allowed(fact)) continue;
+      const hit = hits.get(fact);
+      if (!hit) hits.set(fact, { score, matched: [word] });
+      else {
+        hit.score += score;
+        hit.matched.push(word);
       }
     }
   }
   return hits;
 }
 
-/** The term itself when some fact here has it; otherwise this place's words one typo away (two for long words). */
-function termsFor(indexes: readonly WordIndex[], term: string): { term: string; weight: number }[] {
-  if (indexes.some((index) => index.has(term))) return [{ term, weight: 1 }];
-  if (term.length < TYPO_MIN_LENGTH || /\d/.test(term)) return [];
+/**
+ * The terms a question word is looked for by: itself; WordNet's other words for it
+ * (at a discount, and not those the question asks anyway); and when this place has
+ * no fact with the word and WordNet does not know it either, the place's words one
+ * typo away (two for long words).
+ */
+function termsFor(
+  indexes: readonly WordIndex[],
+  word: string,
+  term: string,
+  asked: ReadonlySet<string>,
+  words: Words,
+): { term: string; weight: number }[] {
+  const terms = [{ term, weight: 1 }];
+  for (const synonym of words.synonymsOf(word)) {
+    const other = termOf(synonym);
+    if (!asked.has(other) && indexes.some((index) => index.has(other))) terms.push({ term: other, weight: SYNONYM_WEIGHT });
+  }
+  if (indexes.some((index) => index.has(term)) || term.length < TYPO_MIN_LENGTH || /\d/.test(term) || words.knows(word)) {
+    return terms;
+  }
   const most = term.length >= 8 ? 2 : 1;
   const near = new Map<string, number>();
   for (const index of indexes) for (const [found, distance] of index.near(term, most)) near.set(found, distance);
-  if (!near.size) return [];
-  const best = Math.min(...near.values());
-  return [...near].filter(([, distance]) => distance === best).map(([found]) => ({ term: found, weight: TYPO_WEIGHT }));
+  if (!near.size) return terms;
+  const closest = Math.min(...near.values());
+  for (const [found, distance] of near) if (distance === closest) terms.push({ term: found, weight: TYPO_WEIGHT });
+  return terms;
 }
 
 /**
