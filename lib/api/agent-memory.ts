@@ -14,6 +14,7 @@ import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
 import type { RecallBranch } from "@/lib/memory/store";
+import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { nearestByMeaning } from "@/lib/embeddings/meaning";
 import { toMemory } from "@/lib/memory/wire";
 import { agentForget, remember } from "@/lib/memory/writes";
@@ -132,6 +133,8 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     pinned: false,
   });
 
+  // The new fact is in fact_vectors_due (drizzle/0010); wake the embedder rather than wait for its next round.
+  if (result.status === "created") nudgeEmbedder();
   switch (result.status) {
     case "created":
     case "deduplicated":
