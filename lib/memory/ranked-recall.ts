@@ -46,10 +46,9 @@ export async function recallRanked(
     return rankRecall([newest], { ...fit, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place) });
   }
   const { branches, indexes, allowed } = await recallCandidates(db, agentId, place, options.version);
-  const hasFacts = indexes.some((index) => index.facts.length > 0);
   const [words, nearest] = await Promise.all([
     scoreByWords(indexes, questionWords(question), allowed),
-    options.meaning ? (hasFacts ? options.meaning(branches, question) : []) : null,
+    options.meaning ? options.meaning(branches, question) : null,
   ]);
   return rankRecall(
     indexes.map((index) => index.facts),
