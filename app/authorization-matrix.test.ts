@@ -436,7 +436,7 @@ async function rest(method: string, path: string, key: string | null, body?: unk
   const one = /^\/api\/v1\/memories\/([^/]+)$/.exec(pathname);
   let handler: Handler;
   let params: Record<string, string> = {};
-  if (pathname === "/api/v1/recall") handler = (await import("@/app/api/v1/recall/route")).GET as Handler;
+  if (pathname === "/api/v1/recall") handler = (await import("@/app/api/v1/recall/route"))[method === "POST" ? "POST" : "GET"] as Handler;
   else if (pathname === "/api/v1/memories") handler = (await import("@/app/api/v1/memories/route")).POST as Handler;
   else if (one) {
     handler = (await import("@/app/api/v1/memories/[id]/route")).DELETE as Handler;
@@ -517,6 +517,43 @@ describe("agent API × keys", () => {
         return got;
       });
     }
+  });
+
+  // Questions made of the words of facts kept elsewhere (leadership's budget, each person's own fact, the group DM,
+  // another workspace): ranking may reorder and trim what the place allows, never reach past it.
+  const QUESTIONS = [
+    "Q3 budget freeze lifts in October? refunds approval",
+    "Does Ana prefer replies in Portuguese? Max on call, Gus acronyms",
+    "billing migration pairing; Globex ships from Springfield",
+  ];
+  it("recall with a question (REST GET and POST, MCP): exactly the recallable facts, whatever the words ask for", async () => {
+    let matched = 0;
+    for (const [i, q] of QUESTIONS.entries()) {
+      for (const { channel, asker, transport, actor, place, expected, key, agent } of apiCalls(PLACES)) {
+        const wanted = place && agent ? factRows.filter((f) => f.agent_id === agent.id && recallable(factScope(f), place)).map((f) => f.id).sort() : [];
+        const method = i % 2 ? "POST" : "GET";
+        const via = transport === "REST" ? `REST ${method}` : "MCP";
+        await cell("api", `${via} recall #${channel} asker=${asker} q${i + 1}`, actor, expected, async () => {
+          const got =
+            transport === "MCP"
+              ? await mcp(key, "recall", { channel, asker, query: q }).then((r) => ({ ...r, json: r.structured }))
+              : method === "GET"
+                ? await restVerdict(await rest("GET", `/api/v1/recall?${new URLSearchParams({ channel, asker, q })}`, key))
+                : await restVerdict(await rest("POST", "/api/v1/recall", key, { channel, asker, q }));
+          if (got.verdict === "allow") {
+            const answer = got.json as { facts: { id: string; why: { score: number | null } }[]; considered: number; ranking: string };
+            if (answer.facts.some((f) => f.why.score !== null)) matched += 1;
+            // Fewer than 40 facts are allowed anywhere here, so the limit cuts nothing: the same set, not just a subset.
+            expect(answer.facts.map((f) => f.id).sort(), `${via} recall for ${actor} in #${channel} asked "${q}"`).toEqual(wanted);
+            expect(answer.considered).toBe(wanted.length);
+            expect(answer.ranking).not.toBe("recency");
+          }
+          return got;
+        });
+      }
+    }
+    // The words did rank facts where they were allowed: the cells asked real questions, not noise.
+    expect(matched).toBeGreaterThan(0);
   });
 
   it("remember: a live key of this workspace, in a channel the asker reads; kept in scopeFor's scope", async () => {
