@@ -59,7 +59,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
             <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
               <FactFilters
                 // A new form for new parameters: its fields show the URL's values after back and forward too.
-                key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source])}
+                key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
                 params={query} channels={page.channels} agentName={agent.name} clearHref={page.base} />
               {page.groups.map((group) => (
                 <FactGroup key={group.scope} {...group} />
