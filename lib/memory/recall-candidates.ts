@@ -10,6 +10,7 @@
  * the words before the next recall can read them.
  */
 import { readAll, type Conn } from "@/db/client";
+import { readConfig } from "@/lib/config";
 import { recallable, type Place } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { recallBranches, type RecallBranch } from "./store";
@@ -20,21 +21,28 @@ const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
   WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?
   ORDER BY pinned DESC, updated_at DESC, id DESC`;
 
-/** How many facts all kept branches may hold together, across agents; the least recently used go first. */
-const MAX_KEPT_FACTS = 200_000;
+/**
+ * What a kept fact costs in memory, roughly: its row's objects, its postings, its
+ * line for the prompt section — about 2 KB with a sentence-long body (heap measured
+ * after GC over 100k facts of ~70 characters: 1,983 bytes each).
+ */
+const BYTES_PER_FACT = 2048;
 
-type Kept = { version: string; index: WordIndex };
+type Kept = { version: string; index: WordIndex; bytes: number };
 
-class BranchCache {
+/** Branches by agent, scope and ref, at one memory version each; the least recently used leave first. */
+export class BranchCache {
   private readonly entries = new Map<string, Kept>();
-  private facts = 0;
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes: number) {}
 
   get(key: string, version: string): WordIndex | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
     if (entry.version !== version) {
-      this.facts -= entry.index.facts.length;
+      this.bytes -= entry.bytes;
       return undefined;
     }
     this.entries.set(key, entry);
@@ -42,23 +50,29 @@ class BranchCache {
   }
 
   set(key: string, version: string, index: WordIndex): void {
+    const bytes = (index.facts.length + 1) * BYTES_PER_FACT;
+    if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
-    if (old) this.facts -= old.index.facts.length;
+    if (old) this.bytes -= old.bytes;
     this.entries.delete(key);
-    this.entries.set(key, { version, index });
-    this.facts += index.facts.length;
+    this.entries.set(key, { version, index, bytes });
+    this.bytes += bytes;
     for (const [oldest, entry] of this.entries) {
-      if (this.facts <= MAX_KEPT_FACTS) break;
+      if (this.bytes <= this.budgetBytes) break;
       this.entries.delete(oldest);
-      this.facts -= entry.index.facts.length;
+      this.bytes -= entry.bytes;
     }
   }
 }
 
-/** This process's branches, on globalThis so the REST and MCP routes' copies of this module share them. */
+/**
+ * This process's branches, sized like the recall answers by MNEMO_RECALL_CACHE_MB (a
+ * budget of its own of that size; 0 keeps nothing), on globalThis so the REST and MCP
+ * routes' copies of this module share them.
+ */
 function branchCache(): BranchCache {
   const shared = globalThis as { mnemoRecallBranches?: BranchCache };
-  return (shared.mnemoRecallBranches ??= new BranchCache());
+  return (shared.mnemoRecallBranches ??= new BranchCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
 async function readBranch(db: Conn, agentId: string, workspaceId: string, branch: RecallBranch): Promise<WordIndex> {
