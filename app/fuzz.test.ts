@@ -274,11 +274,16 @@ describe("agent API under hostile input", () => {
     );
   });
 
-  it("GET /api/v1/recall with any query string: a 4xx in the envelope, or exactly the facts recallable there", async () => {
+  it("GET /api/v1/recall with any query string (q, limit, budget too): a 4xx in the envelope, or only facts recallable there, all of them unless a limit or budget cut", async () => {
     const { GET } = await routes.recall();
+    // Ranked recall's inputs too: questions of real facts' words or hostile text, limits and budgets in and out of range.
+    const questionLike = fc.oneof({ weight: 3, arbitrary: fc.constantFrom("refund approval", "Q3 budget freeze October", "Ana Portuguese", "billing migration", "Globex") }, text);
+    const numberLike = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 40 }).map(String) }, fc.integer({ min: -5, max: 2_000_000 }).map(String), text);
     const query = fc.oneof(
-      fc.record({ channel: channelLike, asker: askerLike }, { requiredKeys: [] }).map((q) => new URLSearchParams(q as Record<string, string>).toString()),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom("channel", "asker", "kind", "people"), text), text), { maxLength: 4 }).map((pairs) =>
+      fc
+        .record({ channel: channelLike, asker: askerLike, q: questionLike, limit: numberLike, budget: numberLike }, { requiredKeys: [] })
+        .map((q) => new URLSearchParams(q as Record<string, string>).toString()),
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom("channel", "asker", "kind", "people", "q", "limit", "budget"), text), text), { maxLength: 4 }).map((pairs) =>
         pairs.map(([k, v]) => `${k}=${v}`).join("&"),
       ),
       text,
@@ -302,12 +307,20 @@ describe("agent API under hostile input", () => {
           const agent = KEY_AGENT[key ?? ""];
           const place = placeOf(agent.workspaceId, params.get("channel") ?? "", params.get("asker") || undefined);
           expect(place).not.toBeNull();
-          const { facts } = JSON.parse(text) as { facts: { id: string; body: string }[] };
+          const { facts, considered, tokens } = JSON.parse(text) as { facts: { id: string; body: string }[]; considered: number; tokens: number };
           for (const fact of facts) oneCleanLine(fact.body);
           const wanted = seeded.facts
             .filter((f) => f.agent_id === agent.id && !f.forgotten_at)
-            .filter((f) => recallable({ workspaceId: String(f.workspace_id), scope: String(f.scope), scopeRef: String(f.scope_ref) }, place!));
-          expect(facts.map((f) => f.id).sort()).toEqual(wanted.map((f) => String(f.id)).sort());
+            .filter((f) => recallable({ workspaceId: String(f.workspace_id), scope: String(f.scope), scopeRef: String(f.scope_ref) }, place!))
+            .map((f) => String(f.id));
+          // A limit or a budget may leave facts out; nothing may come from outside the place.
+          const limit = params.get("limit");
+          const budget = params.get("budget");
+          expect(considered).toBe(wanted.length);
+          for (const fact of facts) expect(wanted).toContain(fact.id);
+          if (limit) expect(facts.length).toBeLessThanOrEqual(Number(limit));
+          if (budget) expect(tokens).toBeLessThanOrEqual(Number(budget));
+          if (!limit && !budget) expect(facts.map((f) => f.id).sort()).toEqual(wanted.sort());
         }
         expect(await snapshot(db)).toEqual(before); // recall never writes
       }),
