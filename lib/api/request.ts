@@ -11,7 +11,7 @@ import { apiError } from "./errors";
 export const MAX_BODY_BYTES = 16 * 1024;
 
 const tooLarge = () =>
-  apiError("too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact at a time.`);
+  apiError("too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB. Send one short fact, or one question, at a time.`);
 
 /**
  * `application/json`, with at most a UTF-8 charset. Anything else (a form, plain
