@@ -2,7 +2,9 @@
  * Realistic data for the benchmark, written straight into a migrated libSQL file
  * with multi-row INSERTs, many per transaction. Workspaces of people, channels of
  * every kind (public, private, solo and group DMs) with members, agents, and
- * facts of every scope, each agent filled up to the per-agent limit.
+ * facts of every scope, each agent filled up to the per-agent limit — so a million
+ * facts are 500 agents of 2,000 (MAX_FACTS) in 125 workspaces, not one huge memory.
+ * Fact texts vary (bench/fact-words.ts), so ranking by a question has words to weigh.
  *
  * Workspace 0 also holds what the measurements need: agents with room for
  * `remember`, an agent with 20 facts for the Memory page, and a person with a
@@ -15,6 +17,7 @@ import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-
 import { hashPassword } from "@/lib/auth/password";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS } from "@/lib/memory/rules";
+import { factBody } from "./fact-words";
 
 export const BENCH_PASSWORD = "bench-password";
 export const BENCH_EMAIL = "reader@bench.test";
@@ -41,16 +44,6 @@ export type BenchData = {
   page: { workspaceId: string; email: string; password: string; full: string; small: string };
 };
 
-const TOPICS = [
-  "prefers short answers in the morning standup",
-  "deploys go out on Tuesdays and Thursdays after the review",
-  "the staging database is reset every Sunday night",
-  "invoices are sent on the first working day of the month",
-  "the design review happens in the big room on the third floor",
-  "customer escalations go to the support lead before engineering",
-  "the quarterly plan lives in the shared drive under Planning",
-  "on-call hands over at nine on Monday mornings",
-];
 
 const pad = (n: number, width = 6) => String(n).padStart(width, "0");
 
@@ -161,7 +154,7 @@ export async function generate(url: string, totalFacts: number): Promise<BenchDa
         const scope = roll < 3 ? "workspace" : roll < 8 ? "channel" : "person";
         const channel = channels[n % channels.length];
         const ref = scope === "workspace" ? "" : scope === "channel" ? channel.id : people[n % people.length];
-        const body = `Fact ${factSeq}: ${TOPICS[n % TOPICS.length]}, noted for ${agentId}`;
+        const body = factBody(factSeq);
         const when = at();
         rows.push([
           `fact_b${pad(factSeq, 8)}`, agentId, ws, scope, ref,
