@@ -4,6 +4,8 @@
  */
 import autocannon from "autocannon";
 import type { BenchAgent, Place } from "./generate";
+import { seeded } from "./fact-words";
+import { questionPool } from "./questions";
 import { cpuMs } from "./server";
 
 export type LoadResult = {
@@ -73,6 +75,80 @@ export function recallRequests(recallers: { agent: BenchAgent; places: Place[] }
     requests.push({ method: "GET", path: `/api/v1/recall?${query}`, headers: auth(agent) });
   }
   return requests;
+}
+
+/**
+ * Recall with a question: the same agents and places as recallRequests, in the same
+ * order, each request with a question drawn at random from a large pool, so a place
+ * rarely gets the same question twice. One per server: `repeats` counts over every
+ * load made with it, as the server's recall cache would.
+ */
+export class QuestionLoad {
+  private readonly pool = questionPool(20_000);
+  private readonly seen = new Set<string>();
+  private readonly draw = seeded(2026);
+  private n = 0;
+  sent = 0;
+  repeats = 0;
+
+  constructor(private readonly recallers: { agent: BenchAgent; places: Place[] }[]) {}
+
+  /** The next request's agent, place, question and path, in the stride recallRequests uses; counted as sent. */
+  next(): { agent: BenchAgent; q: string; path: string } {
+    const i = this.n++ % 400;
+    const { agent, places } = this.recallers[i % this.recallers.length];
+    const place = places[(i * 7) % places.length];
+    const q = this.pool[Math.floor(this.draw() * this.pool.length)];
+    const path = `/api/v1/recall?${new URLSearchParams({ channel: place.channel, ...(place.asker ? { asker: place.asker } : {}), q })}`;
+    const key = `${agent.id} ${path}`;
+    this.sent++;
+    if (this.seen.has(key)) this.repeats++;
+    else this.seen.add(key);
+    return { agent, q, path };
+  }
+
+  request(): Req {
+    return {
+      method: "GET",
+      path: "/api/v1/recall",
+      setupRequest: (request) => {
+        const next = this.next();
+        return { ...request, path: next.path, headers: auth(next.agent) };
+      },
+    };
+  }
+
+  /** The share of requests that repeated an earlier one: the most the recall cache could have answered. */
+  repeatShare(): number {
+    return this.sent ? this.repeats / this.sent : 0;
+  }
+}
+
+export function recallWithQuestions(url: string, load: QuestionLoad, connections: number, seconds: number) {
+  return fire(url, connections, seconds, { requests: [load.request()] });
+}
+
+/** What the answers to questions look like: a sample asked one at a time, checked to be ranked by the question. */
+export type QuestionCheck = { asked: number; rankedByQuestion: number; withAMatch: number; meanConsidered: number; meanFacts: number; examples: string[] };
+
+export async function checkQuestions(url: string, load: QuestionLoad, count = 60): Promise<QuestionCheck> {
+  const check: QuestionCheck = { asked: 0, rankedByQuestion: 0, withAMatch: 0, meanConsidered: 0, meanFacts: 0, examples: [] };
+  for (let i = 0; i < count; i++) {
+    const next = load.next();
+    const response = await fetch(url + next.path, { headers: auth(next.agent) });
+    if (!response.ok) throw new Error(`Recall with q answered ${response.status}: ${await response.text()}`);
+    const answer = (await response.json()) as { ranking: string; considered: number; facts: { body: string; why: { score: number | null } }[] };
+    check.asked++;
+    if (answer.ranking.startsWith("question")) check.rankedByQuestion++;
+    const top = answer.facts.find((fact) => fact.why.score !== null);
+    if (top) check.withAMatch++;
+    check.meanConsidered += answer.considered / count;
+    check.meanFacts += answer.facts.length / count;
+    if (check.examples.length < 3 && top) check.examples.push(`${next.q} → ${top.body}`);
+  }
+  check.meanConsidered = Math.round(check.meanConsidered);
+  check.meanFacts = Math.round(check.meanFacts);
+  return check;
 }
 
 export function recall(url: string, requests: Req[], connections: number, seconds: number) {

@@ -19,7 +19,13 @@ export function goals(sizes: SizeResult[]): Goal[] {
     out.push({ goal: `recall in-process ≤ 1.5× the bare statement (${label})`, value: times(s.inProcess.ratio), met: s.inProcess.ratio <= 1.5 });
     out.push({ goal: `Memory page at 2,000 facts ≤ 1.5× at 20 (${label})`, value: times(s.page.ratio), met: s.page.ratio <= 1.5 });
     out.push({ goal: `remember ≥ 50 % of recall's req/s at c16 (${label})`, value: pct(s.remember.rps / recall.rps), met: s.remember.rps >= 0.5 * recall.rps });
-    const loads = [...s.load.flatMap((l) => [l.health, l.recall]), s.remember, ...(s.recallNothingKept ? [s.recallNothingKept.health, s.recallNothingKept.recall] : [])];
+    const withQ = at16(s).recallQ;
+    if (withQ) {
+      out.push({ goal: `recall with q ≥ 60 % of the floor's req/s at c16 (${label})`, value: pct(withQ.rps / health.rps), met: withQ.rps >= 0.6 * health.rps });
+      out.push({ goal: `recall with q p99 < 2× the floor's p99 at c16 (${label})`, value: times(withQ.p99 / health.p99), met: withQ.p99 < 2 * health.p99 });
+      out.push({ goal: `remember ≥ 50 % of recall with q's req/s at c16 (${label})`, value: pct(s.remember.rps / withQ.rps), met: s.remember.rps >= 0.5 * withQ.rps });
+    }
+    const loads = [...s.load.flatMap((l) => [l.health, l.recall, ...(l.recallQ ? [l.recallQ] : [])]), s.remember, ...(s.recallNothingKept ? [s.recallNothingKept.health, s.recallNothingKept.recall] : [])];
     const errors = loads.reduce((n, r) => n + r.errors + r.non2xx, 0);
     out.push({ goal: `zero errors under load (${label})`, value: String(errors), met: errors === 0 });
     out.push({ goal: `RSS after ≤ 1.5× after warm-up (${label})`, value: `${s.rss.afterWarmUpMb} → ${s.rss.afterMb} MB`, met: s.rss.afterMb <= 1.5 * s.rss.afterWarmUpMb });
@@ -27,6 +33,11 @@ export function goals(sizes: SizeResult[]): Goal[] {
   if (sizes.length > 1) {
     const ratio = at16(large).recall.p99 / at16(small).recall.p99;
     out.push({ goal: `recall p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: times(ratio), met: ratio <= 1.3 });
+    const [smallQ, largeQ] = [at16(small).recallQ, at16(large).recallQ];
+    if (smallQ && largeQ) {
+      const ratioQ = largeQ.p99 / smallQ.p99;
+      out.push({ goal: `recall with q p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: times(ratioQ), met: ratioQ <= 1.3 });
+    }
   }
   return out;
 }
@@ -41,7 +52,7 @@ export function printRun(run: Run): void {
   for (const s of run.sizes) {
     const f = s.facts.toLocaleString("en-US");
     for (const l of s.load) {
-      for (const [name, r] of [["health (floor)", l.health], ["recall", l.recall]] as const) {
+      for (const [name, r] of [["health (floor)", l.health], ["recall", l.recall], ...(l.recallQ ? [["recall with q", l.recallQ] as const] : [])] as const) {
         lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.cpuUsPerRequest} |`);
       }
     }
@@ -59,6 +70,11 @@ export function printRun(run: Run): void {
     lines.push(
       `| ${s.facts.toLocaleString("en-US")} | ${s.inProcess.appUs} | ${s.inProcess.bareUs} | ${s.page.fullMs} / ${s.page.smallMs} | ${s.rss.afterWarmUpMb} → ${s.rss.afterMb} | ${(s.rss.timeline ?? []).map((t) => `${t.after} ${t.mb}`).join(", ")} |`,
     );
+  }
+  lines.push("", "| facts | answers to q checked | ranked by the question | with a matching fact | mean considered | requests that repeated one |", "|---:|---:|---:|---:|---:|---:|");
+  for (const s of run.sizes) {
+    const q = s.questions;
+    if (q) lines.push(`| ${s.facts.toLocaleString("en-US")} | ${q.check.asked} | ${q.check.rankedByQuestion} | ${q.check.withAMatch} | ${q.check.meanConsidered} | ${(q.repeatShare * 100).toFixed(1)} % |`);
   }
   lines.push("", "| goal | value | |", "|---|---:|---|");
   for (const g of run.goals) lines.push(`| ${g.goal} | ${g.value} | ${g.met ? "met" : "**missed**"} |`);

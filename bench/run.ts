@@ -3,16 +3,19 @@
  *
  * For each size: generate (or reuse) the data, copy it to a fresh run file, time
  * recall in-process against a bare prepared statement, then start the production
- * server and measure, side by side on the same server: recall and the floor
- * (GET /api/health) at concurrency 1, 16 and 64, remember, the Memory page, and
- * the server's RSS. Prints a table and writes bench/results/<date>.json.
+ * server and measure, side by side on the same server: recall without and with a
+ * question (`q`, varied per request) and the floor (GET /api/health) at concurrency
+ * 1, 16 and 64, remember, the Memory page, and the server's RSS. Prints a table and writes bench/results/<date>.json.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { generate, type BenchData } from "./generate";
 import { measureInProcess, type InProcessResult } from "./in-process";
-import { combine, health, measureCpuOf, recall, recallRequests, remember, type LoadResult } from "./load";
+import {
+  checkQuestions, combine, health, measureCpuOf, QuestionLoad, recall, recallRequests, recallWithQuestions, remember,
+  type LoadResult, type QuestionCheck,
+} from "./load";
 import { measurePage, type PageResult } from "./page";
 import { rssMb, startServer } from "./server";
 import { goals, printRun } from "./report";
@@ -28,14 +31,17 @@ const CONCURRENCY = [1, 16, 64];
 /** Alternating slices per load: more in a full run, so drift on the shared machine averages out. */
 const ROUNDS = full ? 5 : 3;
 /** Bump when the generator changes, so old data files are not reused. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 
 export type SizeResult = {
   facts: number;
   workspaces: number;
   generateSeconds: number | null;
   inProcess: InProcessResult;
-  load: { concurrency: number; health: LoadResult; recall: LoadResult }[];
+  /** Per concurrency: the floor, recall without a question, and recall with one (`recallQ`), in alternating slices. */
+  load: { concurrency: number; health: LoadResult; recall: LoadResult; recallQ?: LoadResult }[];
+  /** Recall with q: a sample of answers checked, and the share of requests that repeated one (the most the answer cache could serve). */
+  questions?: { check: QuestionCheck; repeatShare: number };
   /** Recall at c16 on a server that keeps no answers: every request derives the place and reads the facts, as after a change. */
   recallNothingKept: { health: LoadResult; recall: LoadResult };
   remember: LoadResult;
@@ -73,6 +79,9 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
   try {
     measureCpuOf(server.pid);
     const requests = recallRequests(data.recallers);
+    const questions = new QuestionLoad(data.recallers);
+    const check = await checkQuestions(server.url, questions);
+    console.log(`[${size}] questions: ${check.rankedByQuestion}/${check.asked} ranked by the question, ${check.withAMatch} with a match; e.g. ${check.examples[0] ?? "none"}`);
     // Warm-up: every load the run makes, at every concurrency, so "after warm-up" is a process at its working size.
     const timeline: { after: string; mb: number }[] = [];
     const mark = (after: string) => {
@@ -86,6 +95,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     for (const c of CONCURRENCY) {
       await health(server.url, c, warmSeconds);
       await recall(server.url, requests, c, warmSeconds);
+      await recallWithQuestions(server.url, questions, c, warmSeconds);
     }
     await remember(server.url, data.rememberers, 16, 2, `${runId}-${size}-warm`);
     await measurePage(server.url, data, 5);
@@ -93,7 +103,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     const load: SizeResult["load"] = [];
     for (const c of CONCURRENCY) {
       console.log(`[${size}] health and recall at concurrency ${c}…`);
-      load.push({ concurrency: c, ...(await alternate(server.url, requests, c)) });
+      load.push({ concurrency: c, ...(await alternate(server.url, requests, c, questions)) });
       mark(`c${c}`);
     }
     console.log(`[${size}] remember…`);
@@ -104,21 +114,26 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     const afterMb = mark("Memory page");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
-    return { facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline } };
+    return {
+      facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, questions: { check, repeatShare: questions.repeatShare() },
+      remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline },
+    };
   } finally {
     await server.stop();
   }
 }
 
-/** The floor and recall at concurrency `c`, in alternating slices, so other work on the machine weighs on both alike. */
-async function alternate(url: string, requests: ReturnType<typeof recallRequests>, c: number) {
+/** The floor and recall (and with `questions`, recall with q) at concurrency `c`, in alternating slices, so other work on the machine weighs on each alike. */
+async function alternate(url: string, requests: ReturnType<typeof recallRequests>, c: number, questions?: QuestionLoad) {
   const h: LoadResult[] = [];
   const r: LoadResult[] = [];
+  const q: LoadResult[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     h.push(await health(url, c, seconds / ROUNDS));
     r.push(await recall(url, requests, c, seconds / ROUNDS));
+    if (questions) q.push(await recallWithQuestions(url, questions, c, seconds / ROUNDS));
   }
-  return { health: combine(h), recall: combine(r) };
+  return { health: combine(h), recall: combine(r), ...(questions ? { recallQ: combine(q) } : {}) };
 }
 
 /** The same recall load on a server started with MNEMO_RECALL_CACHE_MB=0, beside its own floor. */
