@@ -220,10 +220,10 @@ function tagCounts(wordnet: Files, lemma: string): Map<string, number> {
   return counts;
 }
 
-/** How many senses WordNet gives `word` in all its parts of speech. */
-function senseCount(wordnet: Files, word: string): number {
+/** How many senses WordNet gives a lemma in all its parts of speech (a synset's words are lemmas already). */
+function senseCount(wordnet: Files, lemma: string): number {
   let count = 0;
-  for (const pos of PARTS) count += Number(baseForm(wordnet, pos, word)?.entry[2] ?? 0);
+  for (const pos of PARTS) count += Number(indexEntry(wordnet, pos, lemma)?.[2] ?? 0);
   return count;
 }
 
