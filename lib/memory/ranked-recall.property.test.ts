@@ -99,7 +99,8 @@ const world = fc.record({
       time: fc.constantFrom(...TIMES),
       forgotten: fc.nat(9).map((n) => n < 2),
     }),
-    { maxLength: 70 },
+    // Enough facts that places hold several and questions find some.
+    { minLength: 20, maxLength: 70 },
   ),
   asks: fc.array(
     fc.record({ channel: fc.nat(CHANNEL_IDS.length - 1), asker: fc.constantFrom(null, ...PEOPLE), question, limit, budget }),
