@@ -13,7 +13,7 @@ import { agentForget, correctFact, forgetFact, purgeFact, setPinned } from "@/li
 import { derivePlace } from "@/lib/memory/place";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
-import { rememberForAgent } from "./agent-memory";
+import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { RecallCache, recallAnswer, recallOutputOf } from "./recall-cache";
 
@@ -185,8 +185,16 @@ describe("through another client on the same file", () => {
 });
 
 describe("two databases in one process", () => {
-  // Fails today, reported to the lead: recall-candidates.ts keeps word indexes per agent id and memory version
-  // only, so a second database file in the same process (tests; a database restored under a running server)
-  // whose agent has the same id and version is answered from the first one's facts, with the first one's ids.
-  it.todo("a second database with the same agent and version gets its own facts, not the first one's");
+  it("a second database with the same agent and version gets its own facts, not the first one's", async () => {
+    const key = `mnemo_${"z".repeat(40)}`;
+    for (let round = 0; round < 2; round++) {
+      const other = await createTempDb();
+      await seedDemo(other.db, { scout: key });
+      const agent = await authenticateAgent(other.db, new Request("http://x/", { headers: { authorization: `Bearer ${key}` } }));
+      const answer = await recallForAgent(other.db, agent, { channel: "support", asker: "ana", q: "refund approval" });
+      const { rows } = await other.db.$client.execute("SELECT id FROM facts WHERE body LIKE 'Refunds%'");
+      expect(answer.facts[1].id).toBe(rows[0].id);
+      other.close();
+    }
+  });
 });

@@ -18,6 +18,7 @@ import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
 import { authenticateAgent } from "./auth";
+import { RecallCache, recallAnswer, recallOutputOf } from "./recall-cache";
 
 const SCOUT_KEY = `mnemo_${"m".repeat(40)}`;
 const ENV = ["MNEMO_EMBEDDINGS_URL", "MNEMO_EMBEDDINGS_MODEL", "MNEMO_EMBEDDINGS_TIMEOUT_MS"] as const;
@@ -142,8 +143,17 @@ describe("the provider failing", () => {
 });
 
 describe("through the API's kept answers", () => {
-  // Fails today, reported to the lead: recall-cache.ts keeps an answer made while the provider was failing
-  // ("question (words only)") until the agent's memory changes, so the same question stays words-only long
-  // after the provider is back.
-  it.todo("an answer made while the provider was down is not kept past its coming back");
+  it("an answer made while the provider was down is not kept past its coming back", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const cache = new RecallCache(64 * 2 ** 20);
+    const input = { channel: "dm-ana", asker: "ana", q: fresh("what language should I answer in") };
+    const ask = async () => recallOutputOf(await recallAnswer(t.db, await admit(), input, cache));
+    server.mode = "down";
+    expect((await ask()).ranking).toBe("question (words only)");
+    server.mode = "ok";
+    vi.setSystemTime(Date.now() + COOLDOWN_MS + 1);
+    const back = await ask();
+    expect(back.ranking).toBe("question");
+    expect(byMeaning(back)).toContain(DEMO_FACTS.anaPerson);
+  });
 });

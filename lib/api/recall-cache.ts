@@ -1,7 +1,7 @@
 /**
- * Recall answers this process has already worked out, kept per agent, channel and
- * asker, so an agent that recalls on every turn does not pay for the same place
- * and the same 40 facts again and again.
+ * Recall answers this process has already worked out, kept per agent, channel,
+ * asker, question, limit and budget, so an agent that recalls on every turn does
+ * not pay for the same place and the same facts again and again.
  *
  * Why it can never serve a stale or wider answer: an answer depends only on the
  * agent's facts and on the rows its place is derived from (channels, channel
@@ -10,10 +10,13 @@
  * (drizzle/0005), whoever makes it — this process, another one, the CLI. Every
  * request reads both versions together with its key (lib/api/auth.ts), and a kept
  * answer is used only when they are unchanged. Refusals are never kept, and the
- * key itself is still checked on every request, so revoking stays immediate.
+ * key itself is still checked on every request, so revoking stays immediate. Nor is
+ * an answer ranked without the meaning a configured provider failed to give: the
+ * next request asks again, so recall is fused again as soon as the provider is back.
  */
 import type { Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
+import { embeddingsSettings } from "@/lib/embeddings/settings";
 import { noteRecalled } from "@/lib/memory/usage";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
@@ -85,10 +88,28 @@ export class RecallCache {
   }
 }
 
-/** This process's cache, sized by MNEMO_RECALL_CACHE_MB (read once; 0 keeps nothing); on globalThis, so the REST and MCP routes' copies of this module share one budget. */
-function recallCache(): RecallCache {
-  const shared = globalThis as { mnemoRecallCache?: RecallCache };
-  return (shared.mnemoRecallCache ??= new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
+/**
+ * This process's cache for a database, sized by MNEMO_RECALL_CACHE_MB (read once; 0
+ * keeps nothing); one per database, since two files may hold the same agent at the
+ * same version (a restore, two test databases); on globalThis, so the REST and MCP
+ * routes' copies of this module share it.
+ */
+function recallCache(db: Conn): RecallCache {
+  const shared = globalThis as { mnemoRecallCache?: WeakMap<Conn, RecallCache> };
+  const caches = (shared.mnemoRecallCache ??= new WeakMap());
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20)));
+  return cache;
+}
+
+/** Whether an answer was ranked without the meaning it should have had: kept, it would outlive the provider's return. */
+function withoutMeaning(input: RecallInput, output: RecallOutput): boolean {
+  if (!input.q?.trim() || output.ranking === "question") return false;
+  try {
+    return embeddingsSettings() !== null;
+  } catch {
+    return true;
+  }
 }
 
 /** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
@@ -96,7 +117,7 @@ export async function recallAnswer(
   db: Conn,
   agent: AgentContext,
   input: RecallInput,
-  cache: RecallCache = recallCache(),
+  cache: RecallCache = recallCache(db),
 ): Promise<RecallAnswer> {
   // Every input that shapes the answer is in the key; JSON keeps a question's newlines from running into the next field.
   const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.q ?? "", input.limit ?? 0, input.budget ?? 0]);
@@ -104,7 +125,7 @@ export async function recallAnswer(
   if (!kept) {
     const output = await recallForAgent(db, agent, input);
     kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
-    cache.set(key, agent.recallVersion, kept);
+    if (!withoutMeaning(input, output)) cache.set(key, agent.recallVersion, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
   noteRecalled(db, kept.factIds);

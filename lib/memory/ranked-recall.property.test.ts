@@ -229,8 +229,8 @@ function expectWithinRules(answer: Answer, allowed: Row[], ask: { question?: str
   for (const fact of answer.facts) for (const word of fact.why.matched) expect(written.has(word), `matched "${word}"`).toBe(true);
 
   const blank = !ask.question?.trim();
-  // An empty place through recallForAgent says "question" with no provider (the it.todo below); held strict once fixed.
-  if (blank || answer.considered > 0) expect(answer.ranking).toBe(blank ? "recency" : "question (words only)");
+  const noWords = !blank && !questionWords(ask.question!).length;
+  expect(answer.ranking).toBe(blank || noWords ? "recency" : "question (words only)");
   // No question, or one of stop words only: today's order, cut at the limit (and, with a budget, a part of it in order).
   if (blank || !questionWords(ask.question!).length) {
     const today = allowed.slice(0, ask.limit ?? RECALL_LIMIT).map((f) => f.id);
@@ -368,8 +368,14 @@ describe("ranked recall over random workspaces", () => {
 });
 
 describe("the receipt's ranking", () => {
-  // Fails today, reported to the lead: with no provider configured, recallForAgent with a question in a place
-  // with no facts answers ranking "question" (recallRanked hands rankRecall [] for meaning when the place is
-  // empty, and [] reads as "meaning answered"). The property above skips the ranking check for empty places.
-  it.todo("says words only when no provider is configured, even in a place with no facts");
+  it("says words only when no provider is configured, even in a place with no facts", async () => {
+    await build(t.db, {
+      roles: PEOPLE.map(() => ["member", null]),
+      channels: [{ id: "c0", workspace: 0, kind: "public", members: [] }],
+      facts: [],
+      asks: [],
+    });
+    const answer = await recallForAgent(t.db, await admit(agentsNow[0].key), { channel: "c0", asker: "p0", q: "release" });
+    expect(answer).toMatchObject({ facts: [], considered: 0, ranking: "question (words only)" });
+  });
 });

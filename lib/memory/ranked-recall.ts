@@ -46,8 +46,10 @@ export async function recallRanked(
     return rankRecall([newest], { ...fit, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place) });
   }
   const { branches, indexes, allowed } = await recallCandidates(db, agentId, place, options.version);
+  const asked = questionWords(question);
   const [words, nearest] = await Promise.all([
-    scoreByWords(indexes, questionWords(question), allowed),
+    // A question of stop words only ("what is it?") has nothing to rank by: recency, unless meaning finds something.
+    asked.length ? scoreByWords(indexes, asked, allowed) : null,
     options.meaning ? options.meaning(branches, question) : null,
   ]);
   return rankRecall(

@@ -38,7 +38,7 @@ export type RankedRecall = {
 export type Nearest = readonly { id: string; similarity: number }[];
 
 export type RankOptions = {
-  /** Word relevance of the facts that matched the question; null when there was no question. */
+  /** Word relevance of the facts that matched the question; null when it had no words to rank by (or there was none). */
   words: Map<StoredFact, WordHit> | null;
   /** Facts near the question's meaning; null when meaning was not used (none configured, or it failed). */
   nearest: Nearest | null;
@@ -121,7 +121,7 @@ const shown = (score: number) => Number(score.toPrecision(4));
  */
 export function rankRecall(lists: readonly (readonly StoredFact[])[], options: RankOptions): RankedRecall {
   const { words, nearest, limit, budget, allowed } = options;
-  const relevance = words ? relevanceOf(lists, words, nearest) : new Map<StoredFact, Relevance>();
+  const relevance = words || nearest ? relevanceOf(lists, words ?? new Map(), nearest) : new Map<StoredFact, Relevance>();
   const score = (fact: StoredFact) => relevance.get(fact)?.score ?? 0;
   const byRelevance = (a: StoredFact, b: StoredFact) => score(b) - score(a) || byRecency(a, b);
 
@@ -173,7 +173,7 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
   return {
     facts: kept,
     leftOut,
-    ranking: !words ? "recency" : nearest ? "question" : "question (words only)",
+    ranking: nearest ? "question" : words ? "question (words only)" : "recency",
     considered: options.considered ?? considered,
     section: section.text(),
     tokens: section.tokens,

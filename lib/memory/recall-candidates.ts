@@ -67,12 +67,16 @@ export class BranchCache {
 
 /**
  * This process's branches, sized like the recall answers by MNEMO_RECALL_CACHE_MB (a
- * budget of its own of that size; 0 keeps nothing), on globalThis so the REST and MCP
- * routes' copies of this module share them.
+ * budget of its own of that size; 0 keeps nothing), one per database, on globalThis so
+ * the REST and MCP routes' copies of this module share them.
  */
-function branchCache(): BranchCache {
-  const shared = globalThis as { mnemoRecallBranches?: BranchCache };
-  return (shared.mnemoRecallBranches ??= new BranchCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
+function branchCache(db: Conn): BranchCache {
+  // One per database: two files may hold the same agent at the same version (a restore, two test databases).
+  const shared = globalThis as { mnemoRecallBranches?: WeakMap<Conn, BranchCache> };
+  const caches = (shared.mnemoRecallBranches ??= new WeakMap());
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new BranchCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20)));
+  return cache;
 }
 
 async function readBranch(db: Conn, agentId: string, workspaceId: string, branch: RecallBranch): Promise<WordIndex> {
@@ -95,7 +99,7 @@ export type Candidates = {
  */
 export async function recallCandidates(db: Conn, agentId: string, place: Place, version?: string): Promise<Candidates> {
   const branches = recallBranches(place);
-  const cache = branchCache();
+  const cache = branchCache(db);
   const indexes = await Promise.all(
     branches.map(async (branch) => {
       if (version === undefined) return readBranch(db, agentId, place.workspaceId, branch);
