@@ -6,9 +6,9 @@ import { checkTriggers } from "./check";
 const t = tempDbForTests({ each: true });
 
 describe("checkTriggers", () => {
-  it("finds every trigger the migrations create: full-text search, recall's version counters and the vectors queue", async () => {
+  it("finds every trigger the migrations create: full-text search, recall's version counters, the vectors queue and new vectors", async () => {
     const result = await checkTriggers(t.db.$client);
-    expect(result).toEqual({ name: "triggers", ok: true, detail: "all 17 present" });
+    expect(result).toEqual({ name: "triggers", ok: true, detail: "all 18 present" });
   });
 
   it("names a trigger that went missing, as a rebuilt table would lose it", async () => {

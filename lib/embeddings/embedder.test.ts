@@ -69,6 +69,14 @@ describe("embedDueBatch", () => {
     expect(await embedDueBatch(t.db, settings)).toEqual({ status: "done", picked: 0, embedded: 0 });
   });
 
+  it("renews the agents' memory versions, so no recall answer kept before the vectors is served again", async () => {
+    const versions = () => readAll<{ id: string; v: number }>(t.db, "SELECT id, memory_version AS v FROM agents ORDER BY id", []);
+    const before = await versions();
+    await embedDueBatch(t.db, settings);
+    const after = await versions();
+    for (const [i, agent] of before.entries()) expect(after[i].v, agent.id).toBeGreaterThan(agent.v);
+  });
+
   it("keeps no vector for a fact corrected while it was being embedded: it stays due", async () => {
     const [{ id }] = await readAll<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [DEMO_FACTS.refunds]);
     server.mode = "slow";
