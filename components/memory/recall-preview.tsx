@@ -96,6 +96,7 @@ export function RecallPreview({
   const questionHelp = ["preview-question-hint", errors.question ? "preview-question-error" : ""].filter(Boolean).join(" ");
   const budgetHelp = ["preview-budget-hint", errors.budget ? "preview-budget-error" : ""].filter(Boolean).join(" ");
 
+  const unlisted = result.status === "ok" ? result.considered - result.facts.length - result.leftOut.length : 0;
   let announcement = "";
   if (result.status === "ok") {
     announcement = `In ${result.placeLabel}, ${agentName} would recall ${result.facts.length} of ${plural(
@@ -219,10 +220,10 @@ export function RecallPreview({
               ))}
             </ol>
           ) : null}
-          {result.leftOut.length ? (
+          {result.leftOut.length || unlisted > 0 ? (
             <>
               <p id="preview-left-out" className="text-sm font-medium text-slate-800">
-                Left out ({result.leftOut.length})
+                Left out ({result.considered - result.facts.length})
               </p>
               <ul aria-labelledby="preview-left-out" className="flex list-disc flex-col gap-1 pl-5 text-sm">
                 {result.leftOut.map((fact) => (
@@ -233,6 +234,13 @@ export function RecallPreview({
                 ))}
               </ul>
             </>
+          ) : null}
+          {unlisted > 0 ? (
+            <p className="text-sm text-slate-700">
+              {/* Without a question recall reads only the newest facts of each kind, so older ones are counted, not listed. */}
+              {unlisted === 1 ? "1 older fact is" : `${unlisted.toLocaleString("en-US")} older facts are`} past the limit of{" "}
+              {result.limit} too.
+            </p>
           ) : null}
           <p className="text-sm font-medium text-slate-800">Prompt section</p>
           <pre

@@ -110,6 +110,13 @@ describe("previewing a recall with a question and a budget", () => {
     expect(result.leftOut).toHaveLength(8);
     expect(result.leftOut.every((fact) => fact.reason === "limit")).toBe(true);
     expect(bodies(result.facts).slice(0, 2)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.refunds]);
+
+    // Without a question only the newest of each branch are read: what is listed is left out for the limit, never more.
+    const newest = await ok("ana", { place: "support" });
+    expect(newest.facts).toHaveLength(RECALL_LIMIT);
+    expect(newest.considered).toBe(RECALL_LIMIT + 5 + 3);
+    expect(newest.leftOut.length).toBeLessThanOrEqual(8);
+    expect(newest.leftOut.every((fact) => fact.reason === "limit")).toBe(true);
   });
 });
 

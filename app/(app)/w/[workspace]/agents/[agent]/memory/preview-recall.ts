@@ -57,6 +57,8 @@ export async function previewRecall(
     question,
     budget,
     limit: RECALL_LIMIT,
+    // Every fact left out, with its reason: agents get only the count.
+    explain: true,
     // As recallForAgent (lib/api/agent-memory.ts) asks it: meaning when a provider answers, words only when not.
     meaning: async (branches, text) => {
       const meaning = await nearestByMeaning(db, who.agentId, who.workspaceId, branches, text);
