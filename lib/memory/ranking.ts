@@ -46,7 +46,7 @@ export type RankOptions = {
   budget?: number;
   /** A second check behind the SQL: a fact this refuses is never in the answer nor counted. */
   allowed: (fact: StoredFact) => boolean;
-  /** How many facts the place allows, when the lists hold only the newest of them (recall without a question). */
+  /** How many facts the place allows, when the lists hold only the newest of them (recall without a question); else the lists' length. */
   considered?: number;
   /** Also list every fact left out, with its reason. */
   explain?: boolean;
@@ -125,21 +125,18 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
   const score = (fact: StoredFact) => relevance.get(fact)?.score ?? 0;
   const byRelevance = (a: StoredFact, b: StoredFact) => score(b) - score(a) || byRecency(a, b);
 
+  // Each list is in recall order, so its pinned facts are its head: nothing else is walked here.
   const pinned: StoredFact[] = [];
-  let considered = 0;
-  for (const list of lists) {
-    for (const fact of list) {
-      if (!allowed(fact)) continue;
-      considered++;
-      if (fact.pinned) pinned.push(fact);
-    }
-  }
+  for (const list of lists) for (let i = 0; i < list.length && list[i].pinned; i++) pinned.push(list[i]);
   pinned.sort(byRelevance);
-  const matching: StoredFact[] = [];
-  for (const [fact] of relevance) if (!fact.pinned && allowed(fact)) matching.push(fact);
-  matching.sort(byRelevance);
+  // Scores read once into pairs: a common word can match hundreds of facts, and the sort compares each many times.
+  const scored: { fact: StoredFact; score: number }[] = [];
+  for (const [fact, { score }] of relevance) if (!fact.pinned && allowed(fact)) scored.push({ fact, score });
+  scored.sort((a, b) => b.score - a.score || byRecency(a.fact, b.fact));
+  const matching = scored.map(({ fact }) => fact);
+  // The rule is checked again for every fact on its way to the answer.
   function* ordered() {
-    yield* pinned;
+    for (const fact of pinned) if (allowed(fact)) yield fact;
     yield* matching;
     for (const fact of unpinnedByRecency(lists)) if (allowed(fact) && !relevance.has(fact)) yield fact;
   }
@@ -174,7 +171,7 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
     facts: kept,
     leftOut,
     ranking: nearest ? "question" : words ? "question (words only)" : "recency",
-    considered: options.considered ?? considered,
+    considered: options.considered ?? lists.reduce((sum, list) => sum + list.length, 0),
     section: section.text(),
     tokens: section.tokens,
   };

@@ -66,16 +66,15 @@ export class BranchCache {
 }
 
 /**
- * This process's branches, sized like the recall answers by MNEMO_RECALL_CACHE_MB (a
- * budget of its own of that size; 0 keeps nothing), one per database, on globalThis so
- * the REST and MCP routes' copies of this module share them.
+ * This process's branches, within MNEMO_RECALL_INDEX_MB (0 keeps nothing), one per
+ * database, on globalThis so the REST and MCP routes' copies of this module share them.
  */
 function branchCache(db: Conn): BranchCache {
   // One per database: two files may hold the same agent at the same version (a restore, two test databases).
   const shared = globalThis as { mnemoRecallBranches?: WeakMap<Conn, BranchCache> };
   const caches = (shared.mnemoRecallBranches ??= new WeakMap());
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new BranchCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20)));
+  if (!cache) caches.set(db, (cache = new BranchCache(readConfig().MNEMO_RECALL_INDEX_MB * 2 ** 20)));
   return cache;
 }
 

@@ -23,20 +23,30 @@ const LETTERS_ONLY = /^\p{L}+$/u;
 /** Longest word kept: past this it is a pasted blob, not a word anyone asks about. */
 const MAX_WORD = 40;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The text folded to lowercase letters and digits without marks, words in order. */
 export function foldedWords(text: string): string[] {
-  const folded = text
-    .normalize("NFKD")
-    .replace(COMBINING_MARKS, "")
-    .toLowerCase()
-    .replace(THOUSANDS, "$1")
-    .replace(POSSESSIVE, "$1");
+  // Plain ASCII has no marks to take off and no compatibility forms: most facts skip the Unicode pass.
+  const decomposed = ASCII.test(text) ? text : text.normalize("NFKD").replace(COMBINING_MARKS, "");
+  const folded = decomposed.toLowerCase().replace(THOUSANDS, "$1").replace(POSSESSIVE, "$1");
   return (folded.match(WORD) ?? []).filter((word) => word.length <= MAX_WORD);
 }
 
+/** Stems already worked out: a team's vocabulary is small, and every fact read for ranking is stemmed. */
+const stems = new Map<string, string>();
+const MAX_KEPT_STEMS = 100_000;
+
 /** The term a folded word is compared by: its stem for words of letters, itself otherwise. */
 export function termOf(word: string): string {
-  return LETTERS_ONLY.test(word) && word.length > 2 ? stemmer(word) : word;
+  if (!(LETTERS_ONLY.test(word) && word.length > 2)) return word;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (stems.size >= MAX_KEPT_STEMS) stems.clear();
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** Every word of a fact's text with its term, stop words included. */
