@@ -155,7 +155,7 @@ const AGENT = any(
 /** Languages and styles only a speaker answers in: "respond in Portuguese" is about replies, "reply in the thread" is not. */
 const STYLE = any(
   "english|french|spanish|portuguese|german|italian|dutch|japanese|chinese|mandarin|russian|korean|arabic|hindi|polish|latin",
-  "pirate|pig latin|uppercase|lowercase|all caps|caps|capital letters|emojis?|rhymes?|riddles|verse|haikus?|json only|base64",
+  "pirate|pig latin|uppercase|lowercase|all caps|caps|capital letters|emojis?|rhymes?|riddles|verse|haikus?|json|xml|yaml|base64",
   "leetspeak|morse|binary|shakespearean|the voice of|character",
 );
 /**
@@ -234,10 +234,20 @@ const RULES: Rule[] = [
   rule(ADDRESSED_LABEL, "words", word(`(?:respond|reply|answer) to (?:every|each|all|any) (?:prompts?|query|queries|inputs?)`)),
   // "whatever you were told earlier no longer applies"
   rule(SET_ASIDE_LABEL, "words", word(`(?:whatever|everything|anything|all|what) (?:you were|youve been|you have been|you were) (?:told|given|instructed)(?: to do)? ${any("before|earlier|previously|above|so far|until now|up to now")}`)),
+  rule(SET_ASIDE_LABEL, "words", word(`${NOT_NEGATED}${SET_ASIDE} (?:deine|ihre|tus|sus|suas|tuas|tes|vos|le tue) ${any("regeln|richtlinien|vorgaben|reglas|normas|regras|diretrizes|regles|consignes|regole|limites|grenzen")}`)),
   rule(SET_ASIDE_LABEL, "words", word(`${NOT_NEGATED}${SET_ASIDE} your ${any("rules|guidelines|restrictions|constraints|policies|training|ethics|limits|limitations|principles|values|filters")}`)),
   // "Dear AI,", "Note to the assistant:" — the address must end there, not run on into "assistant manager".
   rule(ADDRESSED_LABEL, "marked", word(`${any("dear|hey|hi|hello|attention|note to|message to|message for|instructions to|instructions for|reminder for|warning to|psa for")} ${some("the|any|all|every|an|our|you", 1)}${AGENT}s?(?: ${any("reading|processing|parsing|summarizing|that reads?|who reads?|which reads?")}(?: this)?)?`) + String.raw`\s*(?:[,:!.;—-]|$)`),
   rule(ADDRESSED_LABEL, "words", word(`(?:any|all|every|each|the|an?|other) ${AGENT}s? ${any("reading|processing|parsing|summarizing|seeing|ingesting|that reads?|who reads?|which reads?|that sees?|that processes") } (?:this|these|the following)`)),
+  rule(ADDRESSED_LABEL, "words", word(`if (?:an?|any|the|some) ${AGENT}s? ${any("reads?|is reading|sees?|processes|is processing|finds?|gets?")} this`)),
+  rule(ADDRESSED_LABEL, "words", word(`your ${any("developers?|creators?|makers?|programmers?|operators?|owners?")} ${any("told|instructed|asked|said|want|wants|programmed")} you`)),
+  rule(ADDRESSED_LABEL, "words", word(`you (?:were|have been|are) ${any("initialized|initialised|programmed|configured|trained|prompted|instructed|set up")} (?:with|to)`)),
+  rule(ADDRESSED_LABEL, "words", word(`(?:reply|respond|answer|say|output)(?: (?:only|exactly))?(?: [\\p{L}\\p{N}]+){0,5} and nothing else|(?:reply|respond|answer) with only`)),
+  rule(ADDRESSED_LABEL, "marked", String.raw`\b(?:reply|respond|answer|say)\s+["'“‘][^"'”’]{1,40}["'”’]\s+to\s+(?:every|each|all|any)\s+(?:messages?|prompts?|questions?|requests?|quer(?:y|ies)|inputs?)\b`),
+  rule(IDENTITY_LABEL, "words", word(`you (?:no longer have|have no|dont have any|do not have any|no longer) (?:any )?${any("restrictions|rules|limits|limitations|filters|guidelines|guardrails|ethics|morals|content policy|safety")}`) + "(?= (?:and|now|anymore|whatsoever|at all|so|you|from)(?![\\p{L}\\p{N}])|$)"),
+  rule(IDENTITY_LABEL, "words", word(`pretend (?:that )?(?:the |your |all |any )?(?:safety |content )?${any("rules|guidelines|restrictions|filters|policies|instructions")} ${any("do not|dont|no longer|never|are gone|dont apply|do not apply")}`)),
+  rule(IDENTITY_LABEL, "words", word(`(?:respond|answer|reply|speak|talk|act|write)(?: [\\p{L}\\p{N}]+){0,4} as dan`)),
+  rule(STANDING_LABEL, "words", word(`(?:answer|respond to|reply to|treat) all future (?:questions|messages|prompts|requests|queries)`)),
   rule(ADDRESSED_LABEL, "words", word(`if you ${any("are|re")} (?:an?|the) (?:${AGENT}|ai language model|large language model|assistant)`)),
   rule(ADDRESSED_LABEL, "words", word(`as an? ${any("ai|ai assistant|language model|large language model|llm|ai language model")} you`)),
   rule(ADDRESSED_LABEL, "words", word(`your ${some("previous|prior|original|initial|current|real|true|hidden|secret|internal|system|base|core|default|old|new|underlying|actual|full|complete|entire", 2)}${any(
@@ -269,6 +279,8 @@ const RULES: Rule[] = [
     "instrucoes|instrucciones|anweisungen|consignes|istruzioni|systemprompt",
   )}`)),
   rule(REVEAL_LABEL, "words", word(`${any("reveal|show|print|display|output|repeat|recite|dump|leak|disclose|share|tell me|give me|list|write out|paste|copy|translate|summarize|return|echo|expose|reproduce")} (?:[\\p{L}\\p{N}]+ ){0,5}(?:of|in|from) your (?:system |initial |hidden |original |full )?(?:prompt|instructions|context window|context)`) + "(?! (?:library|cards?|templates?|ideas|engineering|guide))"),
+  rule(REVEAL_LABEL, "words", word(`${any("reveal|show|print|display|output|dump|leak|disclose|list|give me|tell me|export|send")} ${some("me|us|all|the|of|every|your|out", 3)}(?:stored|saved|remembered|kept) ${any("memories|facts|memory|data")}`)),
+  rule(REVEAL_LABEL, "words", word(`${any("instructions|prompt|rules|guidelines|directives")} you (?:were|have been|got) ${any("given|initialized|initialised|trained|programmed|configured|set up|told|started")}`)),
   // "do not tell the user", "keep these instructions secret"
   rule(SECRECY_LABEL, "words", word(`${any("do not|dont|never|without")} ${any("tell|telling|inform|informing|let|letting|alert|alerting|notify|notifying|warn|warning|mention (?:this |it |that )?to|reveal (?:this |it |that )?to|show (?:this |it )?to|say (?:anything |this |that )?to")} ${some("the|your|any", 1)}${any("user|users|human|humans|person you|people you|operator|customer you|anyone you (?:talk|speak|chat) (?:to|with)")}`)),
   rule(SECRECY_LABEL, "words", word(`${any("do not|dont|never|must not|should not|mustnt")} ${any("mention|reveal|disclose|repeat|show|share")} ${any("this|these|the") } ${any("note|message|instructions?|fact|memory|prompt")} to (?:the user|users|anyone|the human|the person)`)),
@@ -287,7 +299,7 @@ const RULES: Rule[] = [
   rule(ROLE_LABEL, "marked", String.raw`<\|\s*(?:im_start|im_end|im_sep|endoftext|system|user|assistant|eot_id|start_header_id|end_header_id|begin_of_text|end_of_turn)\s*\|>|\[\/?inst\]|<<\/?sys>>|<\/?(?:system|system_prompt|sys|instructions?|assistant|admin|developer)>|\[(?:system|system message|system prompt|admin|developer|assistant|sys|system note|system override)\]|<start_of_turn>|<end_of_turn>`),
   rule(ROLE_LABEL, "marked", String.raw`#{2,}\s*(?:system|assistant|instructions?|response|human|user|new instructions|system prompt|system message)\s*(?::|#|$)`),
   // "System:" opening a sentence is a role only when what follows speaks to someone ("System: Ubuntu 24.04" is a fact).
-  rule(ROLE_LABEL, "marked", String.raw`(?:^|[.!?]\s+|["“]\s*)(?:system|assistant|developer|system prompt|system message|sys|system note|ai)\s*:(?=.{0,80}?\b(?:you|your|user|assistant|ignore|disregard|forget|instructions?|must|always|never|from now on|respond|reply|answer|approve|grant|give)\b)`),
+  rule(ROLE_LABEL, "marked", String.raw`(?:^|[.!?]\s+|["“]\s*)(?:system|assistant|developer|system prompt|system message|sys|system note|ai)\s*:(?=.{0,80}?\b(?:you|your|user|assistant|ignore|disregard|forget|instructions?|must|always|never|from now on|respond|reply|answer|approve|grant|give|output|print|reveal|memories|override)\b)`),
   rule(ROLE_LABEL, "marked", String.raw`\b(?:human|user)\s*:.{0,300}?\b(?:assistant|ai)\s*:`),
   // "DAN", "developer mode enabled"
   rule(JAILBREAK_LABEL, "words", word(`${any(
