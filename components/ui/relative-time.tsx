@@ -1,22 +1,10 @@
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 24 * 3600],
-  ["month", 30 * 24 * 3600],
-  ["week", 7 * 24 * 3600],
-  ["day", 24 * 3600],
-  ["hour", 3600],
-  ["minute", 60],
-];
+import { timeAgo } from "@/lib/time-ago";
 
-const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const exact = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** "3 days ago"; relative to a `now` the server chose, so server and browser render the same words. */
 export function relativeTime(iso: string, now: number): string {
-  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
-  }
-  return "just now";
+  return timeAgo(iso, now) ?? "just now";
 }
 
 /** A time in words, with the exact time on hover and for assistive technology. */

@@ -143,13 +143,13 @@ describe("the budget", () => {
   const answer = (size: number): KeptRecall => ({ answer: new Uint8Array(size) as RecallAnswer, factIds: [] });
 
   it("drops the least recently used answers first", () => {
-    const entry = 100 + 2 * "a".length + 512; // bytes, as set() counts them
+    const entry = 100 + 2 * "a".length + 512; // bytes, as keep() counts them
     const small = new RecallCache(3 * entry);
-    small.set("a", "1", answer(100));
-    small.set("b", "1", answer(100));
-    small.set("c", "1", answer(100));
+    small.keep("a", "1", answer(100));
+    small.keep("b", "1", answer(100));
+    small.keep("c", "1", answer(100));
     small.get("a", "1"); // a is now more recent than b
-    small.set("d", "1", answer(100));
+    small.keep("d", "1", answer(100));
     expect(small.get("b", "1")).toBeUndefined();
     expect(small.get("a", "1")).toBeDefined();
     expect(small.get("d", "1")).toBeDefined();
@@ -157,16 +157,16 @@ describe("the budget", () => {
 
   it("keeps nothing at 0, and nothing bigger than itself", () => {
     const none = new RecallCache(0);
-    none.set("a", "1", answer(1));
+    none.keep("a", "1", answer(1));
     expect(none.size).toBe(0);
     const tiny = new RecallCache(100);
-    tiny.set("a", "1", answer(1000));
+    tiny.keep("a", "1", answer(1000));
     expect(tiny.size).toBe(0);
   });
 
   it("forgets an answer whose version moved on", () => {
     const kept = new RecallCache(10_000);
-    kept.set("a", "1.0", answer(10));
+    kept.keep("a", "1.0", answer(10));
     expect(kept.get("a", "1.1")).toBeUndefined();
     expect(kept.size).toBe(0);
   });

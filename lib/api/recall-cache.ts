@@ -18,6 +18,7 @@ import type { Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
 import { embeddingsSettings } from "@/lib/embeddings/settings";
 import { noteRecalled } from "@/lib/memory/usage";
+import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
@@ -41,65 +42,19 @@ export function recallOutputOf(answer: RecallAnswer): RecallOutput {
 /** An answer, and the ids of the facts in it (so a kept answer is counted as recalled without parsing it). */
 export type KeptRecall = { answer: RecallAnswer; factIds: readonly string[] };
 
-type Entry = KeptRecall & { version: string; bytes: number };
-
 /** What an entry costs beyond its bytes: the map's slot, the entry and the version string, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-/** A bounded map from place to answer; the least recently used entries leave first. */
-export class RecallCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-
-  constructor(private readonly budgetBytes: number) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** The kept answer for `key`, if it was made at exactly `version`. */
-  get(key: string, version: string): KeptRecall | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.bytes;
-      return undefined;
-    }
-    this.entries.set(key, entry); // now the most recently used
-    return entry;
-  }
-
-  set(key: string, version: string, { answer, factIds }: KeptRecall): void {
-    const bytes = answer.byteLength + key.length * 2 + factIds.length * 64 + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.budgetBytes) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
-    }
-    this.entries.set(key, { version, answer, factIds, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
+/** Kept answers by place and question; see versioned-cache.ts. */
+export class RecallCache extends VersionedCache<KeptRecall> {
+  keep(key: string, version: string, kept: KeptRecall): void {
+    this.set(key, version, kept, kept.answer.byteLength + key.length * 2 + kept.factIds.length * 64 + ENTRY_OVERHEAD_BYTES);
   }
 }
 
-/**
- * This process's cache for a database, sized by MNEMO_RECALL_CACHE_MB (read once; 0
- * keeps nothing); one per database, since two files may hold the same agent at the
- * same version (a restore, two test databases); on globalThis, so the REST and MCP
- * routes' copies of this module share it.
- */
+/** This process's kept answers for a database, within MNEMO_RECALL_CACHE_MB (read once; 0 keeps nothing). */
 function recallCache(db: Conn): RecallCache {
-  const shared = globalThis as { mnemoRecallCache?: WeakMap<Conn, RecallCache> };
-  const caches = (shared.mnemoRecallCache ??= new WeakMap());
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20)));
-  return cache;
+  return cacheFor("mnemoRecallCache", db, () => new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
 /** Whether an answer was ranked without the meaning it should have had: kept, it would outlive the provider's return. */
@@ -125,7 +80,7 @@ export async function recallAnswer(
   if (!kept) {
     const output = await recallForAgent(db, agent, input);
     kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
-    if (!withoutMeaning(input, output)) cache.set(key, agent.recallVersion, kept);
+    if (!withoutMeaning(input, output)) cache.keep(key, agent.recallVersion, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
   noteRecalled(db, kept.factIds);

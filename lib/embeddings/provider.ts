@@ -5,6 +5,7 @@
  * are checked, and anything wrong — down, slow, a redirect, garbage — comes back as
  * a failure with a reason, never as a throw, so recall can always fall back to words.
  */
+import { readCappedStream } from "@/lib/security/capped-body";
 import type { EmbeddingsSettings } from "./settings";
 
 export type Embedded = { ok: true; vectors: number[][] } | { ok: false; reason: string };
@@ -67,21 +68,8 @@ function failed(reason: string): { ok: false; reason: string } {
 
 /** The answer's text, or null past MAX_ANSWER_BYTES. */
 async function readCapped(response: Response): Promise<string | null> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await readCappedStream(response.body, MAX_ANSWER_BYTES);
+  return bytes === "too_large" ? null : Buffer.from(bytes).toString("utf8");
 }
 
 /** The error code under fetch's "fetch failed" (ECONNREFUSED, UND_ERR_SOCKET…): says what happened, holds nothing sent. */

@@ -14,6 +14,7 @@ import { readConfig } from "@/lib/config";
 import { recallable, type Place } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { recallBranches, type RecallBranch } from "./store";
+import { VersionedCache, cacheFor } from "./versioned-cache";
 import { WordIndex } from "./word-index";
 
 /** One branch's live facts in recall order (the index's own order: no sort). Parameters: agent, scope, ref, workspace. */
@@ -28,54 +29,9 @@ const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
  */
 const BYTES_PER_FACT = 2048;
 
-type Kept = { version: string; index: WordIndex; bytes: number };
-
-/** Branches by agent, scope and ref, at one memory version each; the least recently used leave first. */
-export class BranchCache {
-  private readonly entries = new Map<string, Kept>();
-  private bytes = 0;
-
-  constructor(private readonly budgetBytes: number) {}
-
-  get(key: string, version: string): WordIndex | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.bytes;
-      return undefined;
-    }
-    this.entries.set(key, entry);
-    return entry.index;
-  }
-
-  set(key: string, version: string, index: WordIndex): void {
-    const bytes = (index.facts.length + 1) * BYTES_PER_FACT;
-    if (bytes > this.budgetBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.bytes -= old.bytes;
-    this.entries.delete(key);
-    this.entries.set(key, { version, index, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
-  }
-}
-
-/**
- * This process's branches, within MNEMO_RECALL_INDEX_MB (0 keeps nothing), one per
- * database, on globalThis so the REST and MCP routes' copies of this module share them.
- */
-function branchCache(db: Conn): BranchCache {
-  // One per database: two files may hold the same agent at the same version (a restore, two test databases).
-  const shared = globalThis as { mnemoRecallBranches?: WeakMap<Conn, BranchCache> };
-  const caches = (shared.mnemoRecallBranches ??= new WeakMap());
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new BranchCache(readConfig().MNEMO_RECALL_INDEX_MB * 2 ** 20)));
-  return cache;
+/** This process's word indexes for a database, within MNEMO_RECALL_INDEX_MB (0 keeps nothing); see versioned-cache.ts. */
+function branchCache(db: Conn): VersionedCache<WordIndex> {
+  return cacheFor("mnemoRecallBranches", db, () => new VersionedCache<WordIndex>(readConfig().MNEMO_RECALL_INDEX_MB * 2 ** 20));
 }
 
 async function readBranch(db: Conn, agentId: string, workspaceId: string, branch: RecallBranch): Promise<WordIndex> {
@@ -106,7 +62,7 @@ export async function recallCandidates(db: Conn, agentId: string, place: Place, 
       const kept = cache.get(key, version);
       if (kept) return kept;
       const index = await readBranch(db, agentId, place.workspaceId, branch);
-      cache.set(key, version, index);
+      cache.set(key, version, index, (index.facts.length + 1) * BYTES_PER_FACT);
       return index;
     }),
   );

@@ -1,0 +1,63 @@
+/**
+ * What a process keeps of what recall worked out — answers (lib/api/recall-cache.ts)
+ * and word indexes (recall-candidates.ts) — each entry tagged with the versions it
+ * was made at and used only while they are unchanged, within a budget of bytes;
+ * the least recently used entries leave first. Kept apart per database: two files
+ * may hold the same agent at the same version (a restore, two test databases).
+ */
+import type { Conn } from "@/db/client";
+
+type Entry<V> = { version: string; value: V; bytes: number };
+
+export class VersionedCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value kept for `key`, if it was made at exactly `version`. */
+  get(key: string, version: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry); // now the most recently used
+    return entry.value;
+  }
+
+  /** Keeps `value`, said to cost `bytes`; one larger than the whole budget is not kept. */
+  set(key: string, version: string, value: V, bytes: number): void {
+    if (bytes > this.budgetBytes) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(key, { version, value, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
+
+/**
+ * This process's cache of one kind for a database, made on first use; on globalThis
+ * under `name`, so the REST and MCP routes' copies of a module share it.
+ */
+export function cacheFor<C extends VersionedCache<unknown>>(name: string, db: Conn, make: () => C): C {
+  const shared = globalThis as unknown as Record<string, WeakMap<Conn, C> | undefined>;
+  const caches = (shared[name] ??= new WeakMap());
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = make()));
+  return cache;
+}
