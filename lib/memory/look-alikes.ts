@@ -28,8 +28,8 @@ export type LookAlikeOptions = {
 
 /**
  * The lowest score that counts as a look-alike. Chosen on the labelled pairs in
- * look-alikes.test.ts: edits, typos and changed values of one fact score 0.62 and up
- * there, while facts on the same topic that state something else stay under 0.5.
+ * look-alikes.test.ts: in the first batch, edits, typos and changed values of one fact
+ * score 0.66 and up, and facts on the same topic that state something else 0.57 at most.
  * BENCHMARKS.md ("Look-alikes: how often they fire") says how often it fires.
  */
 export const LOOK_ALIKE_THRESHOLD = 0.6;
@@ -61,10 +61,16 @@ const DIGITS = /^\p{N}+$/u;
 
 /** What a word is for the comparison: a value of some kind (which may change) or a word. */
 type Kind = "number" | "day" | "month" | "word";
-type Term = { word: string; term: string; kind: Kind };
+/** `grams` and `mask` (its characters as bits) rule out typos cheaply before edits are counted. */
+type Term = { word: string; term: string; kind: Kind; grams: number[]; mask: number };
 
 /** A fact read once for every comparison it takes part in. */
-type Features = { key: string; terms: Term[]; termSet: Set<string>; trigrams: Set<string> };
+/** `trigrams`: every content word's trigrams as numbers (gramsOf), sorted, each once. */
+type Features = { key: string; terms: Term[]; termSet: Set<string>; trigrams: Float64Array; words: number };
+
+const VALUE_SLOT = { number: 0, day: 1, month: 2 } as const;
+// Which of the other fact's words are already someone's typo, reused across comparisons.
+let taken = new Uint8Array(64);
 
 function kindOf(word: string, term: string): Kind {
   if (DIGITS.test(word) || NUMBER_WORDS.has(word)) return "number";
@@ -79,22 +85,52 @@ const NUMBER_JOINT = /(\p{N})[:.,/](?=\p{N})/gu;
 function featuresOf(body: string): Features {
   const terms: Term[] = [];
   const termSet = new Set<string>();
+  let gramCount = 0;
+  let words = 0;
   for (const word of foldedWords(body.replace(NUMBER_JOINT, "$1"))) {
     if (DROPPED.has(word)) continue;
     const term = NEGATIONS.has(word) ? NEGATION_TERM : termOf(word);
     if (termSet.has(term)) continue;
     termSet.add(term);
-    terms.push({ word, term, kind: kindOf(word, term) });
+    const kind = kindOf(word, term);
+    const grams = gramsOf(word);
+    terms.push({ word, term, kind, grams, mask: maskOf(word) });
+    gramCount += grams.length;
+    if (kind === "word") words += 1;
   }
-  return { key: dedupeKey(body), terms, termSet, trigrams: trigramsOf(terms) };
+  // Built in one typed array and sorted natively: this runs for every fact of a place.
+  const all = new Float64Array(gramCount);
+  let at = 0;
+  for (const t of terms) for (const gram of t.grams) all[at++] = gram;
+  all.sort();
+  let unique = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[unique++] = all[i];
+  return { key: dedupeKey(body), terms, termSet, trigrams: all.subarray(0, unique), words };
 }
 
-/** Trigrams of the content words, each word padded, so a word's edges count too. */
-function trigramsOf(terms: Term[]): Set<string> {
-  const grams = new Set<string>();
-  for (const { word } of terms) {
-    const padded = ` ${word} `;
-    for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
+/** The characters a word has, as bits (several characters may share one: it only rules out). */
+function maskOf(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << word.charCodeAt(i) % 32;
+  return mask;
+}
+
+function bitCount(n: number): number {
+  let count = 0;
+  for (let v = n >>> 0; v !== 0; v &= v - 1) count += 1;
+  return count;
+}
+
+/**
+ * A word's distinct trigrams, padded so its edges count too. Each is three UTF-16 units
+ * packed into one exact number (below 2^48), so comparing them allocates no strings.
+ */
+function gramsOf(word: string): number[] {
+  const padded = ` ${word} `;
+  const grams: number[] = [];
+  for (let i = 0; i + 3 <= padded.length; i++) {
+    const gram = padded.charCodeAt(i) * 2 ** 32 + padded.charCodeAt(i + 1) * 2 ** 16 + padded.charCodeAt(i + 2);
+    if (!grams.includes(gram)) grams.push(gram);
   }
   return grams;
 }
@@ -104,23 +140,43 @@ function typoAllowance(length: number): number {
   return length >= 8 ? 2 : length >= 4 ? 1 : 0;
 }
 
-/** Levenshtein distance, giving up (returns max + 1) once it must exceed max. */
+// Two rows of the edit-distance table, reused: this runs for many word pairs per comparison.
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
+/** Whether one word is a misspelling of the other: within the edits their length allows. */
+function isTypo(x: Term, y: Term): boolean {
+  const max = typoAllowance(Math.min(x.word.length, y.word.length));
+  if (max === 0 || Math.abs(x.word.length - y.word.length) > max) return false;
+  // An edit adds or removes at most one character of each kind: at most two bits change.
+  if (bitCount(x.mask ^ y.mask) > 2 * max) return false;
+  // An edit spoils at most three trigrams, so words `max` edits apart share all but 3·max of each one's.
+  let shared = 0;
+  for (const gram of x.grams) if (y.grams.includes(gram)) shared += 1;
+  if (shared < Math.max(x.grams.length, y.grams.length) - 3 * max) return false;
+  return withinEdits(x.word, y.word, max);
+}
+
+/** Levenshtein distance at most max, giving up once a row shows it must exceed it. */
 function withinEdits(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (previousRow.length <= b.length) {
+    previousRow = new Int32Array(b.length + 1);
+    currentRow = new Int32Array(b.length + 1);
+  }
+  for (let j = 0; j <= b.length; j++) previousRow[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    currentRow[0] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      current.push(value);
+      const value = Math.min(previousRow[j] + 1, currentRow[j - 1] + 1, previousRow[j - 1] + cost);
+      currentRow[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return false;
-    previous = current;
+    [previousRow, currentRow] = [currentRow, previousRow];
   }
-  return previous[b.length] <= max;
+  return previousRow[b.length] <= max;
 }
 
 /** Dice over content terms, crediting misspellings and changed values (see the header). */
@@ -129,52 +185,64 @@ function wordSimilarity(a: Features, b: Features): number {
   if (total === 0) return 0;
   let matched = 0;
   let wordsMatched = 0;
-  for (const t of a.terms) if (b.termSet.has(t.term)) {
-    matched += 1;
-    if (t.kind === "word") wordsMatched += 1;
-  }
-  const onlyA = a.terms.filter((t) => !b.termSet.has(t.term));
-  const onlyB = b.terms.filter((t) => !a.termSet.has(t.term));
-  const used = new Set<Term>();
-  const unmatchedA: Term[] = [];
-  for (const x of onlyA) {
-    // Values never pass as typos of each other: "Tuesday" is not "Thursday" misspelt.
-    const typo =
-      x.kind === "word"
-        ? onlyB.find((y) => y.kind === "word" && !used.has(y) && withinEdits(x.word, y.word, typoAllowance(Math.min(x.word.length, y.word.length))))
-        : undefined;
-    if (typo) {
-      used.add(typo);
-      matched += TYPO_CREDIT;
-      wordsMatched += TYPO_CREDIT;
-    } else unmatchedA.push(x);
+  // Values of each kind that the other fact does not have: [number, day, month].
+  const valuesA = [0, 0, 0];
+  const valuesB = [0, 0, 0];
+  for (const y of b.terms) if (y.kind !== "word" && !a.termSet.has(y.term)) valuesB[VALUE_SLOT[y.kind]] += 1;
+  if (taken.length < b.terms.length) taken = new Uint8Array(b.terms.length * 2);
+  taken.fill(0, 0, b.terms.length);
+  for (const x of a.terms) {
+    if (b.termSet.has(x.term)) {
+      matched += 1;
+      if (x.kind === "word") wordsMatched += 1;
+    } else if (x.kind !== "word") valuesA[VALUE_SLOT[x.kind]] += 1;
+    else {
+      // Values never pass as typos of each other: "Tuesday" is not "Thursday" misspelt.
+      for (let j = 0; j < b.terms.length; j++) {
+        const y = b.terms[j];
+        if (y.kind !== "word" || taken[j] || a.termSet.has(y.term) || !isTypo(x, y)) continue;
+        taken[j] = 1;
+        matched += TYPO_CREDIT;
+        wordsMatched += TYPO_CREDIT;
+        break;
+      }
+    }
   }
   // A changed value is a replacement only if the rest says the same: "the support team meets
   // on Tuesdays" and "the sales team meets on Mondays" are two teams, not one changed day.
-  const wordsA = a.terms.filter((t) => t.kind === "word").length;
-  const wordsB = b.terms.filter((t) => t.kind === "word").length;
-  const sameRest = wordsA + wordsB === 0 ? 1 : (2 * wordsMatched) / (wordsA + wordsB);
-  for (const kind of ["number", "day", "month"] as const) {
-    const left = unmatchedA.filter((t) => t.kind === kind).length;
-    const right = onlyB.filter((t) => t.kind === kind && !used.has(t)).length;
-    matched += SLOT_CREDIT * sameRest * Math.min(left, right);
-  }
+  const words = a.words + b.words;
+  const sameRest = words === 0 ? 1 : (2 * wordsMatched) / words;
+  for (let k = 0; k < 3; k++) matched += SLOT_CREDIT * sameRest * Math.min(valuesA[k], valuesB[k]);
   return (2 * matched) / total;
 }
 
 function trigramSimilarity(a: Features, b: Features): number {
-  const total = a.trigrams.size + b.trigrams.size;
+  const x = a.trigrams;
+  const y = b.trigrams;
+  const total = x.length + y.length;
   if (total === 0) return 0;
-  const [small, large] = a.trigrams.size <= b.trigrams.size ? [a.trigrams, b.trigrams] : [b.trigrams, a.trigrams];
   let shared = 0;
-  for (const gram of small) if (large.has(gram)) shared += 1;
+  // Both sorted: one merge pass counts what they share.
+  for (let i = 0, j = 0; i < x.length && j < y.length; ) {
+    if (x[i] === y[j]) {
+      shared += 1;
+      i += 1;
+      j += 1;
+    } else if (x[i] < y[j]) i += 1;
+    else j += 1;
+  }
   return (2 * shared) / total;
 }
 
-function similarity(a: Features, b: Features): number {
+/**
+ * The blended score; below `floor` it may stop early and return any lower number: a pair
+ * whose words alone keep it under the floor even with every trigram shared is not counted.
+ */
+function similarity(a: Features, b: Features, floor = 0): number {
   if (a.key === b.key) return 1;
-  const score = WORD_WEIGHT * wordSimilarity(a, b) + (1 - WORD_WEIGHT) * trigramSimilarity(a, b);
-  return Math.min(1, Math.max(0, score));
+  const words = WORD_WEIGHT * wordSimilarity(a, b);
+  if (words + (1 - WORD_WEIGHT) < floor) return words;
+  return Math.min(1, Math.max(0, words + (1 - WORD_WEIGHT) * trigramSimilarity(a, b)));
 }
 
 /** How alike two facts read, 0–1 (1 for two that dedupe treats as the same fact). */
@@ -203,7 +271,7 @@ export class LookAlikeIndex {
     for (const { id, body: other, features } of this.entries) {
       // The same fact said again is dedupe's, not a look-alike.
       if (features.key === query.key) continue;
-      const score = similarity(query, features);
+      const score = similarity(query, features, threshold);
       if (score >= threshold) found.push({ id, body: other, score: Math.round(score * 1000) / 1000 });
     }
     return found.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).slice(0, limit);
