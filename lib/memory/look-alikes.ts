@@ -64,8 +64,7 @@ type Kind = "number" | "day" | "month" | "word";
 /** `grams` and `mask` (its characters as bits) rule out typos cheaply before edits are counted. */
 type Term = { word: string; term: string; kind: Kind; grams: number[]; mask: number };
 
-/** A fact read once for every comparison it takes part in. */
-/** `trigrams`: every content word's trigrams as numbers (gramsOf), sorted, each once. */
+/** A fact read once for every comparison it takes part in; `trigrams`: its words' (gramsOf), sorted, each once. */
 type Features = { key: string; terms: Term[]; termSet: Set<string>; trigrams: Float64Array; words: number };
 
 const VALUE_SLOT = { number: 0, day: 1, month: 2 } as const;
