@@ -63,7 +63,7 @@ const rules = {
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
   },
   MNEMO_RECALL_INDEX_MB: {
-    schema: z.coerce.number().int().min(0).max(16384).default(256),
+    schema: z.coerce.number().int().min(0).max(16384).default(128),
     accepts:
       "megabytes of word indexes each server process keeps for ranking recall by the question (about 2 KB a fact), a whole number from 0 (keep none) to 16384",
   },
