@@ -605,7 +605,8 @@ describe("server actions under hostile input", () => {
         }
         expect(typeof answer.status).toBe("string");
         tally("server actions", String(answer.status));
-        const refused = answer.status === "failed" || answer.status === "invalid_data" || answer.status === "stale";
+        // "warning": instruction-like text not confirmed, so nothing was kept.
+        const refused = answer.status === "failed" || answer.status === "invalid_data" || answer.status === "stale" || answer.status === "warning";
         if (refused || answer.status === "checked") {
           expect(typeof answer.message).toBe("string");
           expect(String(answer.message)).not.toMatch(LEAK);

@@ -3,6 +3,8 @@ export type FactActionState =
   | { status: "idle" }
   | { status: "success"; message: string }
   | { status: "stale"; message: string; current: { body: string; version: number } }
+  /** Nothing kept: the text reads like an instruction to the agent; sending it again with `confirm` keeps it. */
+  | { status: "warning"; message: string; why: string }
   | { status: "failed" | "invalid_data"; message: string };
 
 export type HistoryEntry = {

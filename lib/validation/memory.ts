@@ -21,15 +21,24 @@ const factText = z
   .string({ error: "Write the fact first." })
   .max(MAX_FACT * 4, `A fact is at most ${MAX_FACT} characters.`);
 
+/**
+ * "Keep it anyway" after the instruction-like warning. Only `true` (or the form's
+ * "true") confirms; anything else, garbage included, means "not confirmed", which
+ * is the cautious answer: the person is warned again, nothing is refused outright.
+ */
+const confirmed = z.unknown().optional().transform((value) => value === true || value === "true");
+
 export const addFactInput = agentTarget.extend({
   text: factText,
   scope: z.enum(["person", "workspace", "channel"], { error: "Choose who the fact is for." }),
   channel: z.string().max(200).optional(),
+  confirm: confirmed,
 });
 
 export const correctFactInput = factTarget.extend({
   version: z.coerce.number().int().min(1),
   text: factText,
+  confirm: confirmed,
 });
 
 export const pinFactInput = factTarget.extend({

@@ -7,7 +7,10 @@
  */
 import { memoryAction, NOT_FOUND } from "@/lib/actions/memory-action";
 import type { FactActionState, HistoryState } from "@/lib/actions/memory-states";
+import { cleanFact } from "@/lib/memory/fact-text";
+import { looksLikeInstruction } from "@/lib/memory/instruction-text";
 import { MAX_FACTS } from "@/lib/memory/rules";
+import { looksLikeSecret } from "@/lib/memory/secrets";
 import { factHistory } from "@/lib/memory/store";
 import { tellFact } from "@/lib/memory/tell";
 import { correctFact, forgetFact, purgeFact, restoreFact, setPinned } from "@/lib/memory/writes";
@@ -17,11 +20,35 @@ function secretMessage(what: string): string {
   return `That looks like ${what}. Mnemo never keeps credentials: take it out and try again.`;
 }
 
+/**
+ * The instruction-like warning, decided here on the server whatever the browser
+ * sent: flagged text is kept only when the person confirmed it. The detector reads
+ * the text as it would be stored; blanks and credentials are left to the write,
+ * which refuses them with its own message (a warning before "take the password
+ * out" would ask to confirm something that can never be kept).
+ */
+function instructionWarning(text: string, confirm: boolean): FactActionState | null {
+  if (confirm) return null;
+  const body = cleanFact(text);
+  if (!body || looksLikeSecret(body)) return null;
+  const verdict = looksLikeInstruction(body);
+  if (!verdict.flagged) return null;
+  return {
+    status: "warning",
+    why: verdict.why,
+    message:
+      `This reads like an instruction to the agent (${verdict.why}). ` +
+      "Agents treat facts as notes, but a fact like this can still mislead them. Keep it anyway?",
+  };
+}
+
 function fullMessage(agentName: string): string {
   return `${agentName}'s memory is full (${MAX_FACTS.toLocaleString("en-US")} facts). Forget a fact before adding another.`;
 }
 
 export const addFactAction = memoryAction(addFactInput, async (ctx, input): Promise<FactActionState> => {
+  const warning = instructionWarning(input.text, input.confirm);
+  if (warning) return warning;
   const result = await tellFact(ctx.db, ctx.viewer, ctx.agent, {
     text: input.text,
     scope: input.scope,
@@ -46,6 +73,9 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
 });
 
 export const correctFactAction = memoryAction(correctFactInput, async (ctx, input): Promise<FactActionState> => {
+  // Before the write: the old text stays exactly as it was until the person confirms.
+  const warning = instructionWarning(input.text, input.confirm);
+  if (warning) return warning;
   const result = await correctFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.version, input.text);
   switch (result.status) {
     case "corrected":
