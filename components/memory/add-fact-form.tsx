@@ -4,6 +4,7 @@ import { startTransition, useActionState, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
+import { InstructionWarning } from "./instruction-warning";
 import { useMemory } from "./memory-context";
 
 type Channel = { id: string; label: string };
@@ -24,15 +25,20 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
   const [text, setText] = useState("");
   const [scope, setScope] = useState<Audience>("person");
   const [channelId, setChannelId] = useState(channels[0]?.id ?? "");
+  // The text the server warned about: the warning (and its "Keep it anyway") holds for that text only.
+  const [warnedText, setWarnedText] = useState<string | null>(null);
   const [state, submit, pending] = useActionState<FactActionState, FormData>(
     async (_previous, formData) => {
       const result = await actions.addFact(formData);
       if (result.status === "success") setText("");
+      setWarnedText(result.status === "warning" ? String(formData.get("text") ?? "") : null);
       return result;
     },
     { status: "idle" },
   );
   const pickerId = useId();
+  const warningId = useId();
+  const warning = state.status === "warning" && warnedText === text ? state.message : null;
   const audience = audienceLabel(scope, channels.find((c) => c.id === channelId));
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -40,7 +46,8 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
     // radios back on "Just me" and the channel on the first one while the page still
     // showed the old choice. Every field here is controlled and stays as the person left it.
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
+    // With its submitter, so "Keep it anyway" sends its confirm=true.
+    const data = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     startTransition(() => submit(data));
   }
 
@@ -51,7 +58,12 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
       </h2>
       <input type="hidden" name="workspace" value={workspace} />
       <input type="hidden" name="agent" value={agent} />
-      <FactTextArea label="Fact" name="text" value={text} onChange={setText} />
+      <FactTextArea label="Fact" name="text" value={text} onChange={setText} describedBy={warningId} />
+      <InstructionWarning
+        id={warningId}
+        message={warning}
+        keep={{ type: "submit", name: "confirm", value: "true", disabled: pending || !audience }}
+      />
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium text-slate-800">Who it is for</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
@@ -91,7 +103,7 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
         <p role="status" className="text-sm text-green-800">
           {state.message}
         </p>
-      ) : state.status !== "idle" ? (
+      ) : state.status !== "idle" && state.status !== "warning" ? (
         <p role="alert" aria-label="Add fact problem" className="text-sm text-red-700">
           {state.message}
         </p>

@@ -8,6 +8,7 @@ import { useToast } from "@/components/ui/toast";
 import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
 import { FactTextArea } from "./fact-text-area";
+import { InstructionWarning } from "./instruction-warning";
 import { useMemory } from "./memory-context";
 
 /** One fact as the page shows it: only what the person may see, and whether they may change it. */
@@ -193,15 +194,24 @@ function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
   const [version, setVersion] = useState(fact.version);
   const [conflict, setConflict] = useState<{ body: string; version: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The server's instruction-like warning, for the text it was given: typing on takes it away.
+  const [warned, setWarned] = useState<{ text: string; message: string } | null>(null);
   const [pending, startSave] = useTransition();
+  const warningId = useId();
+  const warning = warned && warned.text === text ? warned.message : null;
 
-  function save() {
+  function save(confirm = false) {
     setError(null);
+    setWarned(null);
     startSave(async () => {
-      const result = await actions.correctFact({ workspace, agent, factId: fact.id, version, text });
+      const result = await actions.correctFact({ workspace, agent, factId: fact.id, version, text, confirm });
       if (result.status === "success") return onDone();
       if (result.status === "stale") {
         setConflict(result.current);
+        return;
+      }
+      if (result.status === "warning") {
+        setWarned({ text, message: result.message });
         return;
       }
       setError(messageOf(result));
@@ -220,7 +230,12 @@ function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
         if (event.key === "Escape") onDone();
       }}
     >
-      <FactTextArea label="Fact text" value={text} onChange={setText} autoFocus />
+      <FactTextArea label="Fact text" value={text} onChange={setText} autoFocus describedBy={warningId} />
+      <InstructionWarning
+        id={warningId}
+        message={warning}
+        keep={{ type: "button", onClick: () => save(true), disabled: pending || conflict !== null }}
+      />
       {conflict ? (
         <div role="alert" aria-label="Edit conflict" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           <p className="font-medium">Someone changed this fact while you were editing it. It now reads:</p>

@@ -10,12 +10,15 @@ export function FactTextArea({
   onChange,
   name,
   autoFocus,
+  describedBy,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   name?: string;
   autoFocus?: boolean;
+  /** The id of a note about the text (the instruction-like warning), read with the field after its count. */
+  describedBy?: string;
 }) {
   const id = useId();
   const left = MAX_FACT - value.length;
@@ -32,7 +35,7 @@ export function FactTextArea({
         maxLength={MAX_FACT}
         rows={3}
         autoFocus={autoFocus}
-        aria-describedby={`${id}-count`}
+        aria-describedby={describedBy ? `${id}-count ${describedBy}` : `${id}-count`}
         className="w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-600 sm:text-sm"
       />
       <p id={`${id}-count`} aria-live="polite" className={`text-xs ${left < 50 ? "text-amber-700" : "text-slate-500"}`}>
