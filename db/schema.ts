@@ -254,6 +254,8 @@ export const facts = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     /** Set while the fact is in "Recently forgotten": never recalled, not counted. */
     forgottenAt: text("forgotten_at"),
+    /** The last day (UTC, "YYYY-MM-DD") the fact holds; from the next it is expired: never recalled, still counted. */
+    validUntil: text("valid_until"),
   },
   (t) => [
     // Recall: agent, scope and ref by equality, then pinned and newest by the index's order.

@@ -101,6 +101,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
       created_by: "scout",
       created_by_kind: "agent",
       pinned: false,
+      valid_until: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       why: { pinned: false, rank: answer.facts.indexOf(ana!) + 1, score: null, matched: [] },

@@ -29,6 +29,7 @@ const FIELDS = [
   "createdAt",
   "updatedAt",
   "forgottenAt",
+  "validUntil",
 ] as const satisfies readonly (keyof StoredFact & keyof typeof facts.$inferSelect)[];
 
 export const FACT_COLUMNS = FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");

@@ -69,6 +69,7 @@ describe("planImport (the dry run)", () => {
     ]);
     expect(plan).toEqual({
       add: ["Standups are at 9:30.", "The wiki lives at wiki.acme.test."],
+      validUntil: [null, null],
       duplicates: 2,
       otherScopes: 2,
       refused: [
@@ -129,6 +130,25 @@ describe("importWorkspaceFacts", () => {
     const result = await importWorkspaceFacts(t.db, OLIVIA, SCOUT, [item]);
     expect(result).toMatchObject({ status: "imported", plan: { add: ["Standups are at 9:30."], refused: [] } });
     expect(await t.db.all(sql`SELECT * FROM fact_usage`)).toEqual([]);
+  });
+
+  it("keeps a fact's valid_until, which the export then carries; a valid_until that is not a date refuses the file", async () => {
+    const result = await importWorkspaceFacts(t.db, OLIVIA, SCOUT, [
+      { ...ws("The spring sale ends in May."), valid_until: "2027-05-31" },
+      { ...ws("Standups are at 9:30."), valid_until: null },
+    ]);
+    expect(result).toMatchObject({ status: "imported", plan: { validUntil: ["2027-05-31", null] } });
+    const file = await exportFacts(t.db, { workspaceId: "acme", id: "olivia" }, { id: "acme", name: "Acme" }, { id: "scout", handle: "scout", name: "Scout" });
+    expect(file.facts.find((f) => f.body === "The spring sale ends in May.")).toMatchObject({ valid_until: "2027-05-31" });
+    expect(file.facts.find((f) => f.body === "Standups are at 9:30.")).toMatchObject({ valid_until: null });
+
+    const before = await snapshot();
+    const refused = await importWorkspaceFacts(t.db, OLIVIA, SCOUT, [{ ...ws("Lunch is at noon."), valid_until: "31/05/2027" }]);
+    expect(refused).toMatchObject({
+      status: "refused",
+      plan: { refused: [{ item: 1, reason: 'its valid_until must be a date ("YYYY-MM-DD") or null' }] },
+    });
+    expect(await snapshot()).toEqual(before);
   });
 
   it("round-trips: an exported file adds nothing the second time", async () => {

@@ -6,7 +6,8 @@
  * skipped — they belong to conversations and people this workspace may not have.
  * Duplicates (by the same dedupeKey remember() uses, in the file and in memory)
  * are skipped, never refreshed. Imported facts are the owner's, pinned, like
- * every fact a person tells (tell.ts).
+ * every fact a person tells (tell.ts). A fact's `valid_until` comes with it, even a
+ * day already past: it then arrives expired, for the owner to renew or forget.
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
@@ -24,6 +25,8 @@ export type ImportProblem = { item: number; reason: string };
 export type ImportPlan = {
   /** Cleaned texts to add, in file order. */
   add: string[];
+  /** The `valid_until` of each text in `add`, at the same place (null: no end). */
+  validUntil: (string | null)[];
   duplicates: number;
   /** Channel and person facts: not imported. */
   otherScopes: number;
@@ -58,7 +61,7 @@ async function workspaceKeys(db: Conn, agentId: string): Promise<Set<string>> {
 /** Sorts every item of the file into add, duplicate, other scope or refused; writes nothing. */
 export async function planImport(db: Conn, agentId: string, items: unknown[]): Promise<ImportPlan> {
   const seen = await workspaceKeys(db, agentId);
-  const plan: ImportPlan = { add: [], duplicates: 0, otherScopes: 0, refused: [], kept: 0, overLimitBy: 0 };
+  const plan: ImportPlan = { add: [], validUntil: [], duplicates: 0, otherScopes: 0, refused: [], kept: 0, overLimitBy: 0 };
   items.forEach((raw, index) => {
     const item = index + 1;
     const parsed = importedFact.safeParse(raw);
@@ -87,6 +90,7 @@ export async function planImport(db: Conn, agentId: string, items: unknown[]): P
     }
     seen.add(key);
     plan.add.push(body);
+    plan.validUntil.push(parsed.data.valid_until ?? null);
   });
   plan.kept = await liveFactCount(db, agentId);
   plan.overLimitBy = Math.max(0, plan.kept + plan.add.length - MAX_FACTS);
@@ -115,7 +119,7 @@ export async function importWorkspaceFacts(
     const plan = await planImport(tx, agent.id, items);
     if (plan.refused.length) return { status: "refused", plan };
     if (plan.overLimitBy > 0) return { status: "memory_full", plan };
-    for (const body of plan.add) {
+    for (const [index, body] of plan.add.entries()) {
       const result = await remember(tx, {
         agentId: agent.id,
         workspaceId: agent.workspaceId,
@@ -126,6 +130,7 @@ export async function importWorkspaceFacts(
         source: { kind: "person", ref: owner.id, label: `@${owner.handle}`, channelId: null },
         by: { kind: "user", id: owner.id, name: owner.name },
         pinned: true,
+        validUntil: plan.validUntil[index],
       });
       // The plan was made in this same write transaction, so this cannot happen; if it does, keep nothing.
       if (result.status !== "created") throw new Error(`Import stopped: a planned fact was ${result.status}.`);

@@ -56,6 +56,8 @@ export type FactRow = FactScope & {
   createdByKind: string;
   pinned: boolean;
   correctedAt?: string | null;
+  /** The last day the fact holds (UTC, "YYYY-MM-DD"), or null for no end. */
+  validUntil?: string | null;
   createdAt: string;
   updatedAt: string;
 };

@@ -81,6 +81,8 @@ export type NewFact = {
   };
   by: Actor;
   pinned: boolean;
+  /** The last day it holds ("YYYY-MM-DD", UTC), checked by the caller; left out: no end, and a twin keeps its own. */
+  validUntil?: string | null;
 };
 
 export type RememberResult =
@@ -107,12 +109,27 @@ export async function remember(
   );
 }
 
-const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?) WHERE id = ? RETURNING ${FACT_COLUMNS}`;
+const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?), valid_until = ? WHERE id = ?
+  RETURNING ${FACT_COLUMNS}`;
 
 const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
-    source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, valid_until,
+    created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   RETURNING ${FACT_COLUMNS}`;
+
+/**
+ * The date a repeat leaves on its twin. A repeat that names a date sets it (the fact now ends then, or holds
+ * again); one that names none leaves the twin's, since a writer repeating a fact may not know it ends. An
+ * agent never moves the date of a fact people gave, pinned or corrected: it can't undo their curation.
+ */
+function twinValidUntil(twin: StoredFact, input: NewFact): string | null {
+  const current = twin.validUntil ?? null;
+  if (input.validUntil === undefined) return current;
+  const curated = twin.pinned || twin.createdByKind !== "agent" || twin.sourceKind === "person" || !!twin.correctedAt;
+  if (input.by.kind === "agent" && curated) return current;
+  return input.validUntil;
+}
 
 /** remember's steps, inside its transaction: refresh the twin, or check the limit and insert; then the history. */
 async function keepFact(writes: Writes, input: NewFact, body: string): Promise<RememberResult> {
@@ -123,7 +140,7 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
   if (twin) {
     // A person re-telling a fact also pins it, as every fact people add is pinned.
     const pin = input.pinned && !twin.pinned;
-    const [row] = await writes.all<FactColumnsRow>(REFRESH_SQL, [at, pin ? 1 : 0, twin.id]);
+    const [row] = await writes.all<FactColumnsRow>(REFRESH_SQL, [at, pin ? 1 : 0, twinValidUntil(twin, input), twin.id]);
     await recordEvent(writes, twin.id, "remember", input.by, twin.body, twin.body, at);
     if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
     return { status: "deduplicated", fact: storedFact(row) };
@@ -146,6 +163,7 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
     input.by.id,
     input.by.kind,
     input.pinned ? 1 : 0,
+    input.validUntil ?? null,
     at,
     at,
   ]);

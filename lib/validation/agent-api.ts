@@ -155,6 +155,10 @@ export const memory = z
     created_by: z.string(),
     created_by_kind: z.enum(["agent", "user"]),
     pinned: z.boolean(),
+    valid_until: z.iso
+      .date()
+      .nullable()
+      .describe('The last day the fact holds ("YYYY-MM-DD", UTC); from the next day it is no longer recalled. Null: no end.'),
     created_at: z.iso.datetime().describe("ISO 8601, UTC."),
     updated_at: z.iso.datetime().describe("ISO 8601, UTC."),
   })

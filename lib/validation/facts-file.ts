@@ -1,8 +1,8 @@
 /**
  * The facts file: what "Download as JSON" writes and "Import workspace facts"
  * reads. Facts are in the agent API's wire shape (wire.ts's toMemory) plus how
- * often agents recalled them and their history. Import reads only `scope` and
- * `body` of each fact, so a file written by hand needs nothing else (recall counts
+ * often agents recalled them and their history. Import reads only `scope`,
+ * `body` and `valid_until` of each fact, so a file written by hand needs nothing else (recall counts
  * belong to the memory they were counted in: an imported fact starts at none);
  * each fact is checked on its own so a refusal can say which item it is.
  */
@@ -64,6 +64,7 @@ export const importedFact = z.object(
         (body) => body.replace(/\s+/g, " ").trim().length <= MAX_FACT,
         `its body is longer than ${MAX_FACT} characters`,
       ),
+    valid_until: z.iso.date({ error: 'its valid_until must be a date ("YYYY-MM-DD") or null' }).nullish(),
   },
   { error: "it is not a fact (an object with scope and body)" },
 );

@@ -326,7 +326,8 @@ describe("OpenAPI", () => {
     expect(doc.components.schemas.RememberRequest).toEqual(generated);
     expect(doc.components.schemas.Memory.required).toEqual([
       "id", "agent_id", "scope", "scope_ref", "scope_label", "body", "source_kind", "source_ref",
-      "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "created_at", "updated_at",
+      "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "valid_until", "created_at",
+      "updated_at",
     ]);
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain("memory_full");
     const recallParams = doc.paths["/api/v1/recall"].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required]);

@@ -1,0 +1,1 @@
+ALTER TABLE `facts` ADD `valid_until` text;
