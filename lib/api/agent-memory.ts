@@ -46,14 +46,16 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
 }
 
 /** The facts nearest the question's meaning, or null when no provider is set or it failed (words only, then). */
-async function meaningFor(db: Conn, agent: AgentContext, branches: RecallBranch[], question: string) {
-  const meaning = await nearestByMeaning(db, agent.agentId, agent.workspaceId, branches, question);
+async function meaningFor(db: Conn, agent: AgentContext, branches: RecallBranch[], question: string, today: string) {
+  const meaning = await nearestByMeaning(db, agent.agentId, agent.workspaceId, branches, question, undefined, today);
   return meaning.status === "ok" ? meaning.nearest : null;
 }
 
 export type RecallForAgentOptions = {
   /** False ranks by words even when an embeddings provider is configured (the quality benchmark compares the two). */
   meaning?: boolean;
+  /** The UTC day expiry is judged by ("YYYY-MM-DD"); today by default. Tests pass a clock of their own. */
+  today?: string;
 };
 
 /**
@@ -73,7 +75,11 @@ export async function recallForAgent(
     limit: input.limit,
     budget: input.budget,
     version: agent.recallVersion,
-    meaning: options.meaning === false ? undefined : (branches, question) => meaningFor(db, agent, branches, question),
+    today: options.today,
+    meaning:
+      options.meaning === false
+        ? undefined
+        : (branches, question, today) => meaningFor(db, agent, branches, question, today),
   });
   return {
     place: { channel_id: place.channelId, kind: place.kind, people: place.people },

@@ -13,10 +13,14 @@
  * key itself is still checked on every request, so revoking stays immediate. Nor is
  * an answer ranked without the meaning a configured provider failed to give: the
  * next request asks again, so recall is fused again as soon as the provider is back.
+ * Expiry changes no row — a fact simply stops holding when its last day ends — so
+ * answers are kept per version *and* UTC day: every kept answer rolls over at
+ * midnight UTC, and none serves a fact that expired since it was made.
  */
 import type { Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
 import { embeddingsSettings } from "@/lib/embeddings/settings";
+import { utcDay } from "@/lib/memory/rules";
 import { noteRecalled } from "@/lib/memory/usage";
 import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
@@ -73,14 +77,17 @@ export async function recallAnswer(
   agent: AgentContext,
   input: RecallInput,
   cache: RecallCache = recallCache(db),
+  /** The UTC day expiry is judged by; today by default (tests pass their own). */
+  today: string = utcDay(),
 ): Promise<RecallAnswer> {
   // Every input that shapes the answer is in the key; JSON keeps a question's newlines from running into the next field.
   const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.q ?? "", input.limit ?? 0, input.budget ?? 0]);
-  let kept = cache.get(key, agent.recallVersion);
+  const version = `${agent.recallVersion}\n${today}`;
+  let kept = cache.get(key, version);
   if (!kept) {
-    const output = await recallForAgent(db, agent, input);
+    const output = await recallForAgent(db, agent, input, { today });
     kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
-    if (!withoutMeaning(input, output)) cache.keep(key, agent.recallVersion, kept);
+    if (!withoutMeaning(input, output)) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
   noteRecalled(db, kept.factIds);

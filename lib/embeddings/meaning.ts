@@ -1,13 +1,14 @@
 /**
  * Recall's meaning side: the facts whose vectors lie nearest a question's, among
  * those the rules let this agent recall in this place. The rules are in the query
- * itself — agent, workspace, live, and one of the place's branches — so a vector
+ * itself — agent, workspace, live, unexpired, and one of the place's branches — so a vector
  * never surfaces a fact from elsewhere, however close; and only vectors of the
  * configured model (and its dimension) are compared.
  */
 import { readAll, type Conn } from "@/db/client";
 import { errorSummary } from "@/lib/ops/log";
-import { RECALL_LIMIT } from "@/lib/memory/rules";
+import { RECALL_LIMIT, utcDay } from "@/lib/memory/rules";
+import { UNEXPIRED_SQL } from "@/lib/memory/rules-sql";
 import type { RecallBranch } from "@/lib/memory/store";
 import { questionEmbedder } from "./provider";
 import { embeddingsSettings } from "./settings";
@@ -26,7 +27,7 @@ export type Meaning =
 export const nearestSql = (branches: number) => `SELECT facts.id AS id,
       vector_distance_cos(fact_vectors.embedding, vector32(?)) AS distance
     FROM facts INDEXED BY facts_recall_idx CROSS JOIN fact_vectors ON fact_vectors.fact_id = facts.id
-    WHERE facts.agent_id = ? AND facts.workspace_id = ? AND facts.forgotten_at IS NULL
+    WHERE facts.agent_id = ? AND facts.workspace_id = ? AND facts.forgotten_at IS NULL AND ${UNEXPIRED_SQL}
       AND (facts.scope, facts.scope_ref) IN (VALUES ${Array(branches).fill("(?, ?)").join(", ")})
       AND fact_vectors.model = ? AND length(fact_vectors.embedding) = ?
     ORDER BY distance, facts.id
@@ -34,7 +35,7 @@ export const nearestSql = (branches: number) => `SELECT facts.id AS id,
 
 /**
  * The k facts nearest `question` in meaning, of this agent, in this workspace,
- * in `branches` (recallBranches of the place). Never throws: without a provider
+ * in `branches` (recallBranches of the place), unexpired as of `today`. Never throws: without a provider
  * "off"; when it is down, slow or answers garbage, "failed" within its timeout
  * (at once while it rests after a failure).
  */
@@ -45,6 +46,7 @@ export async function nearestByMeaning(
   branches: readonly RecallBranch[],
   question: string,
   k: number = RECALL_LIMIT,
+  today: string = utcDay(),
 ): Promise<Meaning> {
   let settings;
   try {
@@ -64,6 +66,7 @@ export async function nearestByMeaning(
       JSON.stringify(asked.vector),
       agentId,
       workspaceId,
+      today,
       ...branches.flatMap((branch) => [branch.scope, branch.ref]),
       settings.model,
       // float32: four bytes a number.

@@ -7,19 +7,23 @@
  * Branches are kept in memory per agent and memory version, the same version the
  * recall cache trusts (drizzle/0005's triggers bump it in the statement that changes a
  * fact, whoever makes the change): a forgotten, purged or corrected fact is gone from
- * the words before the next recall can read them.
+ * the words before the next recall can read them. A fact also leaves by expiring, which
+ * changes no row, so branches are kept per version *and* UTC day: at midnight they are
+ * read again without the facts that expired, and `considered` (the lists' lengths)
+ * never counts one.
  */
 import { readAll, type Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
-import { recallable, type Place } from "./rules";
+import { recallable, utcDay, type Place } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { UNEXPIRED_SQL } from "./rules-sql";
 import { recallBranches, type RecallBranch } from "./store";
 import { VersionedCache, cacheFor } from "./versioned-cache";
 import { WordIndex } from "./word-index";
 
-/** One branch's live facts in recall order (the index's own order: no sort). Parameters: agent, scope, ref, workspace. */
+/** One branch's live, unexpired facts in recall order (the index's own order: no sort). Parameters: agent, scope, ref, workspace, today. */
 const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
-  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?
+  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}
   ORDER BY pinned DESC, updated_at DESC, id DESC`;
 
 /**
@@ -34,8 +38,14 @@ function branchCache(db: Conn): VersionedCache<WordIndex> {
   return cacheFor("mnemoRecallBranches", db, () => new VersionedCache<WordIndex>(readConfig().MNEMO_RECALL_INDEX_MB * 2 ** 20));
 }
 
-async function readBranch(db: Conn, agentId: string, workspaceId: string, branch: RecallBranch): Promise<WordIndex> {
-  const rows = await readAll<FactColumnsRow>(db, BRANCH_SQL, [agentId, branch.scope, branch.ref, workspaceId]);
+async function readBranch(
+  db: Conn,
+  agentId: string,
+  workspaceId: string,
+  branch: RecallBranch,
+  today: string,
+): Promise<WordIndex> {
+  const rows = await readAll<FactColumnsRow>(db, BRANCH_SQL, [agentId, branch.scope, branch.ref, workspaceId, today]);
   return new WordIndex(rows.map(storedFact));
 }
 
@@ -50,21 +60,29 @@ export type Candidates = {
 /**
  * The facts this agent may recall in this place, with their word indexes. With the
  * agent's memory version (API requests read it with their key) branches are kept and
- * reused until it changes; without one (the Memory page's preview) they are read fresh.
+ * reused until it changes or the UTC day turns; without one (the Memory page's preview)
+ * they are read fresh. `today` decides expiry for the whole request.
  */
-export async function recallCandidates(db: Conn, agentId: string, place: Place, version?: string): Promise<Candidates> {
+export async function recallCandidates(
+  db: Conn,
+  agentId: string,
+  place: Place,
+  version?: string,
+  today: string = utcDay(),
+): Promise<Candidates> {
   const branches = recallBranches(place);
   const cache = branchCache(db);
+  const keptAt = `${version}\n${today}`;
   const indexes = await Promise.all(
     branches.map(async (branch) => {
-      if (version === undefined) return readBranch(db, agentId, place.workspaceId, branch);
+      if (version === undefined) return readBranch(db, agentId, place.workspaceId, branch, today);
       const key = `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
-      const kept = cache.get(key, version);
+      const kept = cache.get(key, keptAt);
       if (kept) return kept;
-      const index = await readBranch(db, agentId, place.workspaceId, branch);
-      cache.set(key, version, index, (index.facts.length + 1) * BYTES_PER_FACT);
+      const index = await readBranch(db, agentId, place.workspaceId, branch, today);
+      cache.set(key, keptAt, index, (index.facts.length + 1) * BYTES_PER_FACT);
       return index;
     }),
   );
-  return { branches, indexes, allowed: (fact) => recallable(fact, place) };
+  return { branches, indexes, allowed: (fact) => recallable(fact, place, today) };
 }

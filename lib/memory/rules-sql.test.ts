@@ -1,7 +1,8 @@
 /**
  * Each SQL twin in rules-sql.ts gives, on a real database, exactly the verdict of
  * the pure rule it mirrors — for every person of the demo in every workspace, and
- * in every place of the demo, over facts of every scope, ref and kind of keeper.
+ * in every place of the demo, over facts of every scope, ref and kind of keeper,
+ * ending before, on and after the day the twins are asked on (and never).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAll, type SqlPart } from "@/db/client";
@@ -30,6 +31,7 @@ type Fact = {
   createdByKind: string;
   sourceKind: string;
   forgottenAt: string | null;
+  validUntil: string | null;
 };
 type Channel = { id: string; workspaceId: string; kind: "public" | "private" | "dm" };
 
@@ -40,6 +42,8 @@ let members: { workspaceId: string; userId: string; role: string }[];
 let inChannel: { channelId: string; userId: string }[];
 let people: string[];
 let workspaceIds: string[];
+/** The day the expiry rules are asked on: a fact until the day before is expired, one until this day is not. */
+const TODAY = "2026-06-15";
 
 /** The ids of the facts a twin lets through, sorted. */
 async function passing(part: SqlPart): Promise<string[]> {
@@ -87,11 +91,14 @@ beforeAll(async () => {
     ...people.map((p) => ["person", p]),
   ];
   const kinds = [
-    { pinned: 0, by: "agent", source: "message", forgotten: null },
-    { pinned: 1, by: "agent", source: "session", forgotten: null },
-    { pinned: 0, by: "user", source: "person", forgotten: null },
-    { pinned: 0, by: "agent", source: "person", forgotten: null },
-    { pinned: 0, by: "agent", source: "message", forgotten: "2026-01-01T00:00:00.000Z" },
+    { pinned: 0, by: "agent", source: "message", forgotten: null, until: null },
+    { pinned: 1, by: "agent", source: "session", forgotten: null, until: null },
+    { pinned: 0, by: "user", source: "person", forgotten: null, until: null },
+    { pinned: 0, by: "agent", source: "person", forgotten: null, until: null },
+    { pinned: 0, by: "agent", source: "message", forgotten: "2026-01-01T00:00:00.000Z", until: null },
+    { pinned: 0, by: "agent", source: "message", forgotten: null, until: "2026-06-14" },
+    { pinned: 0, by: "agent", source: "message", forgotten: null, until: TODAY },
+    { pinned: 1, by: "user", source: "person", forgotten: null, until: "2026-06-16" },
   ];
   let n = 0;
   for (const agent of agents) {
@@ -100,9 +107,12 @@ beforeAll(async () => {
         n += 1;
         await t.db.$client.execute({
           sql: `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, body, body_key, source_kind,
-              created_by, created_by_kind, pinned, created_at, updated_at, forgotten_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'someone', ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ?)`,
-          args: [`twin_${n}`, agent.id, agent.workspaceId, scope, ref, `fact ${n}`, `fact ${n}`, kind.source, kind.by, kind.pinned, kind.forgotten],
+              created_by, created_by_kind, pinned, created_at, updated_at, forgotten_at, valid_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'someone', ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ?, ?)`,
+          args: [
+            `twin_${n}`, agent.id, agent.workspaceId, scope, ref, `fact ${n}`, `fact ${n}`, kind.source, kind.by,
+            kind.pinned, kind.forgotten, kind.until,
+          ],
         });
       }
     }
@@ -111,7 +121,8 @@ beforeAll(async () => {
     await readAll<Omit<Fact, "pinned"> & { pinned: number }>(
       t.db,
       `SELECT id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef, pinned,
-        created_by_kind AS createdByKind, source_kind AS sourceKind, forgotten_at AS forgottenAt FROM facts`,
+        created_by_kind AS createdByKind, source_kind AS sourceKind, forgotten_at AS forgottenAt,
+        valid_until AS validUntil FROM facts`,
       [],
     )
   ).map((fact) => ({ ...fact, pinned: !!fact.pinned }));
@@ -176,22 +187,29 @@ describe("the SQL twins of the rules", () => {
     }
   });
 
-  it("recallableSql is recallable, in every place", async () => {
+  it("recallableSql is recallable, in every place, on the day asked", async () => {
     const places = await everyPlace();
     expect(places.length).toBeGreaterThan(10);
     for (const place of places) {
-      expect(await passing(recallableSql(place)), JSON.stringify(place)).toEqual(
-        ids(facts.filter((fact) => recallable(fact, place))),
+      expect(await passing(recallableSql(place, TODAY)), JSON.stringify(place)).toEqual(
+        ids(facts.filter((fact) => recallable(fact, place, TODAY))),
       );
     }
+    // Both leave out the fact that ended the day before, and keep the one that ends today.
+    const ended = facts.filter((fact) => fact.validUntil === "2026-06-14").map((fact) => fact.id);
+    const endsToday = facts.filter((fact) => fact.validUntil === TODAY && fact.scope === "workspace").map((fact) => fact.id);
+    const general = places.find((place) => place.channelId === "general")!;
+    const allowed = await passing(recallableSql(general, TODAY));
+    expect(allowed.filter((id) => ended.includes(id))).toEqual([]);
+    expect(endsToday.filter((id) => allowed.includes(id)).length).toBeGreaterThan(0);
   });
 
   it("agentMayForgetSql is agentMayForget saying allowed, for every agent in every place", async () => {
     const agentIds = [...new Set(facts.map((fact) => fact.agentId))];
     for (const place of await everyPlace()) {
       for (const agentId of agentIds) {
-        expect(await passing(agentMayForgetSql(agentId, place)), `${agentId} ${JSON.stringify(place)}`).toEqual(
-          ids(facts.filter((fact) => agentMayForget(fact, agentId, place) === "allowed")),
+        expect(await passing(agentMayForgetSql(agentId, place, TODAY)), `${agentId} ${JSON.stringify(place)}`).toEqual(
+          ids(facts.filter((fact) => agentMayForget(fact, agentId, place, TODAY) === "allowed")),
         );
       }
     }

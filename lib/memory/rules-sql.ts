@@ -9,7 +9,7 @@
  * The fact twins refer to the `facts` table by name; use them in queries over `facts`.
  */
 import { allOf, type SqlPart } from "@/db/client";
-import { soloPerson, type Place, type Viewer } from "./rules";
+import { soloPerson, utcDay, type Place, type Viewer } from "./rules";
 
 /**
  * The part of a `Viewer` the SQL twins take: who, in which workspace. Ownership and
@@ -72,25 +72,39 @@ export function changeableSql(viewer: ViewerRef): SqlPart {
   return { text: `(${visible.text} AND (facts.scope <> 'workspace' OR ${owner.text}))`, args: [...visible.args, ...owner.args] };
 }
 
-/** `recallable`: workspace facts anywhere in the workspace, channel facts in their channel, person facts in a solo DM with that person. */
-export function recallableSql(place: Place): SqlPart {
+/**
+ * `expired`, negated: no end date, or one not before `today`. One parameter, today.
+ * Plain text so the recall queries' fixed statements can embed it.
+ */
+export const UNEXPIRED_SQL = "(facts.valid_until IS NULL OR facts.valid_until >= ?)";
+
+/** `!expired(fact, today)`. */
+export function unexpiredSql(today: string): SqlPart {
+  return { text: UNEXPIRED_SQL, args: [today] };
+}
+
+/**
+ * `recallable`: workspace facts anywhere in the workspace, channel facts in their channel, person facts in a
+ * solo DM with that person — none of them expired as of `today`.
+ */
+export function recallableSql(place: Place, today: string = utcDay()): SqlPart {
   return {
-    text: `(facts.workspace_id = ? AND (
+    text: `(facts.workspace_id = ? AND ${UNEXPIRED_SQL} AND (
     facts.scope = 'workspace'
     OR (facts.scope = 'channel' AND facts.scope_ref = ?)
     OR (facts.scope = 'person' AND facts.scope_ref = ?)))`,
     // Outside a solo DM, `= NULL`: the last branch matches nothing.
-    args: [place.workspaceId, place.channelId, soloPerson(place)],
+    args: [place.workspaceId, today, place.channelId, soloPerson(place)],
   };
 }
 
 /**
- * `agentMayForget` saying "allowed": a live fact of this agent, recallable here,
+ * `agentMayForget` saying "allowed": a live fact of this agent, recallable here today,
  * not pinned, kept by the agent from what it heard, and a workspace fact only
  * from a public channel.
  */
-export function agentMayForgetSql(agentId: string, place: Place): SqlPart {
-  const recallableHere = recallableSql(place);
+export function agentMayForgetSql(agentId: string, place: Place, today: string = utcDay()): SqlPart {
+  const recallableHere = recallableSql(place, today);
   return {
     text: `(facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${recallableHere.text}
     AND facts.pinned = 0 AND facts.created_by_kind = 'agent' AND facts.source_kind <> 'person'

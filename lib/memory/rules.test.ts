@@ -9,9 +9,11 @@ import { describe, expect, it } from "vitest";
 import {
   agentMayForget,
   changeableBy,
+  expired,
   narrowed,
   recallable,
   scopeFor,
+  utcDay,
   visibleTo,
   type ChannelKind,
   type FactRow,
@@ -165,6 +167,40 @@ describe("recall follows the scope", () => {
       }),
       MANY,
     );
+  });
+});
+
+describe("expiry", () => {
+  const day = fc.constantFrom("2026-06-13", "2026-06-14", "2026-06-15", "2026-06-16", "2027-01-01", "");
+
+  it("a fact holds through its last day (UTC) and is recalled nowhere from the next; without a date it never ends", () => {
+    fc.assert(
+      fc.property(factAndPlace(fact), fc.option(day, { nil: null }), day, ({ fact: f, place: p }, until, today) => {
+        const dated = { ...f, validUntil: until };
+        const over = until !== null && until < today;
+        expect(expired(dated, today)).toBe(over);
+        expect(recallable(dated, p, today)).toBe(!over && shouldRecall(f, p));
+      }),
+      MANY,
+    );
+  });
+
+  it("at the boundary: valid until yesterday is not recalled, until today is", () => {
+    const releases = { ...exampleFact("releases", "acme", "workspace", "", "Releases go out on Thursdays.") };
+    const general: Place = { workspaceId: "acme", channelId: "general", kind: "public", people: ["ana"] };
+    expect(recallable({ ...releases, validUntil: "2026-06-14" }, general, "2026-06-15")).toBe(false);
+    expect(recallable({ ...releases, validUntil: "2026-06-15" }, general, "2026-06-15")).toBe(true);
+    expect(recallable({ ...releases, validUntil: null }, general, "2026-06-15")).toBe(true);
+    // An agent can't forget what it can no longer recall: people renew or forget it.
+    const own = { ...releases, agentId: "scout", pinned: false, createdByKind: "agent", sourceKind: "message" };
+    expect(agentMayForget({ ...own, validUntil: "2026-06-14" }, "scout", general, "2026-06-15")).toBe("not_found");
+    expect(agentMayForget({ ...own, validUntil: "2026-06-15" }, "scout", general, "2026-06-15")).toBe("allowed");
+  });
+
+  it("utcDay is the UTC date, whatever the local time zone says", () => {
+    expect(utcDay(new Date("2026-06-15T23:59:59.999Z"))).toBe("2026-06-15");
+    expect(utcDay(new Date("2026-06-16T00:00:00.000Z"))).toBe("2026-06-16");
+    expect(utcDay(new Date("2026-06-15T23:30:00-05:00"))).toBe("2026-06-16");
   });
 });
 

@@ -7,7 +7,8 @@
  * (fact-text.ts), its labels (labels.ts), its wire shape (wire.ts) and the prompt
  * section (prompt-section.ts) are built beside it.
  *
- * Everything here is pure — no database, no clock, no I/O — so it is tested
+ * Everything here is pure — no database, no I/O, and no clock but the default of
+ * `today` (utcDay), which every caller may pass instead — so it is tested
  * adversarially (rules.test.ts), and each rule a query applies has its SQL twin,
  * named after it, in rules-sql.ts. When you change a rule here, change its twin
  * too; rules-sql.test.ts compares the two.
@@ -70,6 +71,20 @@ export type Viewer = {
   canRead: (channelId: string) => boolean;
 };
 
+/** A day in UTC, "YYYY-MM-DD": what expiry is judged by. Defaults to now; tests and requests pass their own. */
+export function utcDay(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Expiry: a fact holds through its `validUntil` day (UTC) and is expired from the
+ * next; no date, no end. Days compare as "YYYY-MM-DD" strings, as in SQL.
+ * An expired fact is never recalled but still counts toward MAX_FACTS until forgotten.
+ */
+export function expired(fact: { validUntil?: string | null }, today: string): boolean {
+  return fact.validUntil != null && fact.validUntil < today;
+}
+
 /** The one person a DM is with, when it is with exactly one; otherwise null. */
 export function soloPerson(place: Pick<Place, "kind" | "people">): string | null {
   return place.kind === "dm" && place.people.length === 1 ? place.people[0] : null;
@@ -78,10 +93,15 @@ export function soloPerson(place: Pick<Place, "kind" | "people">): string | null
 /**
  * Recall follows the scope: workspace facts anywhere in their workspace, channel
  * facts only in that channel, person facts only in a solo DM with that person.
- * An unknown scope is never recalled; nothing crosses workspaces.
+ * An unknown scope is never recalled; nothing crosses workspaces; an expired fact
+ * (as of `today`, UTC) is recalled nowhere.
  */
-export function recallable(fact: FactScope, place: Place): boolean {
-  if (fact.workspaceId !== place.workspaceId) return false;
+export function recallable(
+  fact: FactScope & { validUntil?: string | null },
+  place: Place,
+  today: string = utcDay(),
+): boolean {
+  if (fact.workspaceId !== place.workspaceId || expired(fact, today)) return false;
   switch (fact.scope) {
     case "workspace":
       return true;
@@ -146,20 +166,22 @@ export function narrowed(wanted: Scope | null, granted: Scope): boolean {
 
 /**
  * Whether an agent may forget a fact from where it is, so that it can't undo
- * people's curation: only facts it could recall here ("not_found" otherwise, the
+ * people's curation: only facts it could recall here today (so not an expired one:
+ * people renew or forget those) ("not_found" otherwise, the
  * same answer as a missing fact), never a pinned fact or one a person gave or
  * corrected, and a workspace fact it kept itself only from a public channel
  * ("forbidden").
  */
 export function agentMayForget(
   fact: FactScope &
-    Pick<FactRow, "agentId" | "pinned" | "createdByKind" | "sourceKind"> & {
+    Pick<FactRow, "agentId" | "pinned" | "createdByKind" | "sourceKind" | "validUntil"> & {
       forgottenAt?: string | null;
     },
   agentId: string,
   place: Place,
+  today: string = utcDay(),
 ): "allowed" | "not_found" | "forbidden" {
-  if (fact.agentId !== agentId || fact.forgottenAt || !recallable(fact, place)) return "not_found";
+  if (fact.agentId !== agentId || fact.forgottenAt || !recallable(fact, place, today)) return "not_found";
   if (fact.pinned) return "forbidden";
   if (fact.createdByKind !== "agent" || fact.sourceKind === "person") return "forbidden";
   if (fact.scope === "workspace" && place.kind !== "public") return "forbidden";

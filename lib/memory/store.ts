@@ -6,9 +6,9 @@
 import { allOf, readAll, type Conn, type SqlPart } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
-import { RECALL_LIMIT, recallable, soloPerson, type Place, type Scope } from "./rules";
+import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { changeableSql, visibleSql, type ViewerRef } from "./rules-sql";
+import { UNEXPIRED_SQL, changeableSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
@@ -18,10 +18,10 @@ export type { StoredFact } from "./fact-columns";
  */
 export type ListedFact = StoredFact & { createdByName: string | null; recalledCount: number; lastRecalledAt: string | null };
 
-/** One scope's newest facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
+/** One scope's newest unexpired facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace, today. */
 const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts
     WHERE agent_id = ? AND scope = ? AND scope_ref = ?
-      AND forgotten_at IS NULL AND workspace_id = ?
+      AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
 // The branches' columns go by StoredFact's names.
 const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
@@ -34,17 +34,17 @@ export const RECALL_SQL = {
 /**
  * The facts an agent recalls in a place: pinned first, then the newest, at most
  * RECALL_LIMIT. Reads only the scopes that could apply — each branch an index
- * range of at most RECALL_LIMIT rows, so the cost does not grow with the data —
- * and filters again with the pure rule.
+ * range of at most RECALL_LIMIT rows (expired ones skipped), so the cost does not grow
+ * with the data — and filters again with the pure rule, as of the same `today`.
  */
-export async function recall(db: Conn, agentId: string, place: Place): Promise<StoredFact[]> {
+export async function recall(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<StoredFact[]> {
   const { workspaceId, channelId } = place;
-  const args = [agentId, "workspace", "", workspaceId, agentId, "channel", channelId, workspaceId];
+  const args = [agentId, "workspace", "", workspaceId, today, agentId, "channel", channelId, workspaceId, today];
   const person = soloPerson(place);
   const rows = person
-    ? await readAll<FactColumnsRow>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId])
+    ? await readAll<FactColumnsRow>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId, today])
     : await readAll<FactColumnsRow>(db, RECALL_SQL.twoScopes, args);
-  return rows.map(storedFact).filter((fact) => recallable(fact, place));
+  return rows.map(storedFact).filter((fact) => recallable(fact, place, today));
 }
 
 /**
@@ -64,17 +64,17 @@ export function recallBranches(place: Place): RecallBranch[] {
   return branches;
 }
 
-/** One branch's live facts, counted off facts_recall_idx. Parameters: agent, scope, ref, workspace. */
+/** One branch's live, unexpired facts, counted off facts_recall_idx. Parameters: agent, scope, ref, workspace, today. */
 const COUNT_BRANCH = `(SELECT count(*) FROM facts
-    WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?)`;
+    WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL})`;
 
-/** How many facts the agent may recall in this place: what recall chooses its 40 from. */
-export async function recallableCount(db: Conn, agentId: string, place: Place): Promise<number> {
+/** How many facts the agent may recall in this place today: what recall chooses its 40 from. */
+export async function recallableCount(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<number> {
   const branches = recallBranches(place);
   const [row] = await readAll<{ n: number }>(
     db,
     `SELECT ${branches.map(() => COUNT_BRANCH).join(" + ")} AS n`,
-    branches.flatMap((branch) => [agentId, branch.scope, branch.ref, place.workspaceId]),
+    branches.flatMap((branch) => [agentId, branch.scope, branch.ref, place.workspaceId, today]),
   );
   return Number(row?.n ?? 0);
 }

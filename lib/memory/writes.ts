@@ -10,7 +10,7 @@ import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
-import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, type Place, type Scope } from "./rules";
+import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
@@ -371,8 +371,10 @@ export async function agentForget(
   factId: string,
   place: Place,
 ): Promise<"forgotten" | "not_found" | "forbidden"> {
+  // One day for both verdicts below, so a forget at midnight cannot get two answers.
+  const today = utcDay();
   return writeTransaction(db, async (writes) => {
-    const mayForget = agentMayForgetSql(agent.id, place);
+    const mayForget = agentMayForgetSql(agent.id, place, today);
     const rule = { text: `facts.id = ? AND ${mayForget.text}`, args: [factId, ...mayForget.args] };
     if (await moveToForgotten(writes, factId, rule, agent)) return "forgotten" as const;
     const [row] = await writes.all<FactColumnsRow>(
@@ -380,7 +382,7 @@ export async function agentForget(
       [factId, agent.id],
     );
     if (!row) return "not_found" as const;
-    const verdict = agentMayForget(storedFact(row), agent.id, place);
+    const verdict = agentMayForget(storedFact(row), agent.id, place, today);
     return verdict === "allowed" ? ("not_found" as const) : verdict;
   });
 }

@@ -60,8 +60,8 @@ export async function previewRecall(
     // Every fact left out, with its reason: agents get only the count.
     explain: true,
     // As recallForAgent (lib/api/agent-memory.ts) asks it: meaning when a provider answers, words only when not.
-    meaning: async (branches, text) => {
-      const meaning = await nearestByMeaning(db, who.agentId, who.workspaceId, branches, text);
+    meaning: async (branches, text, today) => {
+      const meaning = await nearestByMeaning(db, who.agentId, who.workspaceId, branches, text, undefined, today);
       return meaning.status === "ok" ? meaning.nearest : null;
     },
   });
