@@ -464,3 +464,70 @@ describe("forget: only what the agent could recall here, never people's curation
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe("expiry: a fact holds through its valid_until day (UTC), then is recalled nowhere", () => {
+  const SALE = "The spring sale runs until June 15.";
+  const inGeneral = { channel: "general", asker: "ana" };
+  const recalledOn = async (today: string, q?: string) => {
+    const answer = await recallForAgent(t.db, SCOUT, { ...inGeneral, q }, { today, meaning: false });
+    return { bodies: answer.facts.map((fact) => fact.body), considered: answer.considered };
+  };
+
+  it("is recalled on its last day and not the day after, with or without a question, nor counted in considered", async () => {
+    const before = await liveCount("scout");
+    const kept = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: SALE, scope: "workspace", valid_until: "2026-06-15" });
+    expect(kept).toMatchObject({ status: 201, body: { memory: { body: SALE, valid_until: "2026-06-15" } } });
+    for (const q of [undefined, "When does the spring sale end?"]) {
+      const onDay = await recalledOn("2026-06-15", q);
+      const after = await recalledOn("2026-06-16", q);
+      expect(onDay.bodies).toContain(SALE);
+      expect(after.bodies).not.toContain(SALE);
+      expect(after.considered).toBe(onDay.considered - 1);
+      // Everything else is as it was.
+      expect(after.bodies).toEqual(onDay.bodies.filter((body) => body !== SALE));
+    }
+    // Still kept, and still counted toward the limit, until someone forgets it.
+    expect(await liveCount("scout")).toBe(before + 1);
+  });
+
+  it("a repeat with a new date moves the end, one without leaves it; an agent never moves the end of people's fact", async () => {
+    const first = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: SALE, scope: "workspace", valid_until: "2026-06-15" });
+    const moved = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: SALE, scope: "workspace", valid_until: "2026-06-30" });
+    expect(moved).toMatchObject({ status: 200, body: { deduplicated: true, memory: { id: first.body.memory.id, valid_until: "2026-06-30" } } });
+    const left = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: SALE, scope: "workspace" });
+    expect(left.body.memory.valid_until).toBe("2026-06-30");
+    expect((await recalledOn("2026-06-20")).bodies).toContain(SALE);
+
+    // Releases is the demo's pinned workspace fact, which Olivia gave: Scout's date is not taken.
+    const releases = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: DEMO_FACTS.releases, scope: "workspace", valid_until: "2026-06-15" });
+    expect(releases).toMatchObject({ status: 200, body: { deduplicated: true, memory: { pinned: true, valid_until: null } } });
+  });
+
+  it("an agent can't forget an expired fact (404, as for one it can't recall); it can on its last day", async () => {
+    const before = await liveCount("scout");
+    const kept = await rememberForAgent(t.db, SCOUT, { ...inGeneral, fact: SALE, scope: "workspace", valid_until: "2026-06-15" });
+    await t.db.update(facts).set({ validUntil: "2000-01-01" }).where(eq(facts.id, kept.body.memory.id));
+    expect(await refusal(() => forgetForAgent(t.db, SCOUT, { id: kept.body.memory.id, ...inGeneral }))).toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
+    await t.db.update(facts).set({ validUntil: new Date().toISOString().slice(0, 10) }).where(eq(facts.id, kept.body.memory.id));
+    await forgetForAgent(t.db, SCOUT, { id: kept.body.memory.id, ...inGeneral });
+    expect(await liveCount("scout")).toBe(before);
+  });
+
+  it("the schema takes today and up to five years ahead, and refuses the past, further, and anything not a date", () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const parse = (valid_until: unknown) => rememberInput.safeParse({ ...inGeneral, fact: SALE, valid_until });
+    expect(parse(today).success).toBe(true);
+    expect(parse(undefined).success).toBe(true);
+    const messages = (value: unknown) => {
+      const parsed = parse(value);
+      return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    };
+    expect(messages("2001-01-01")).toEqual(["valid_until: must be today or later (UTC)"]);
+    expect(messages("2999-01-01")).toEqual(["valid_until: must be at most 5 years ahead"]);
+    expect(messages("15/06/2026")).toEqual(['valid_until: must be a date, "YYYY-MM-DD"']);
+    expect(messages(null)).toEqual(['valid_until: must be a date, "YYYY-MM-DD"']);
+  });
+});

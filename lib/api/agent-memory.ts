@@ -108,7 +108,7 @@ export type RememberAnswer = { status: 200 | 201; body: RememberOutput };
 /**
  * Keeps a fact where the conversation allows (scopeFor), cleaned, within the
  * limit, without duplicates or secrets. 201 for a new fact, 200 when an existing
- * one was refreshed.
+ * one was refreshed — and given the new `valid_until`, unless people curated it.
  */
 export async function rememberForAgent(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
   const info = await placeOf(db, agent, input.channel, input.asker);
@@ -137,6 +137,8 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     },
     by: { kind: "agent", id: agent.agentId, name: agent.name },
     pinned: false,
+    // Left out, a repeat leaves its twin's date alone (writes.ts twinValidUntil says when a date moves).
+    validUntil: input.valid_until,
   });
 
   // The new fact is in fact_vectors_due (drizzle/0010); wake the embedder rather than wait for its next round.

@@ -42,8 +42,10 @@ export const TOOL_DESCRIPTIONS = {
     "Keep one short fact (one paragraph, at most 500 characters) for later turns: a decision, a preference, how " +
     "something works here. Mnemo keeps it in the narrowest scope the conversation allows — a workspace fact only " +
     "from a public channel, in a one-to-one DM that person's fact — and says so with `narrowed`. Set `private` when " +
-    "this turn read something the whole workspace can't, so the fact stays the asker's own. Remembering a fact you " +
-    `already keep refreshes it instead of adding a copy. ${NEVER_SECRETS}`,
+    "this turn read something the whole workspace can't, so the fact stays the asker's own. When a fact stops being " +
+    "true on a known date (a promotion ending, someone away until a day), set `valid_until` to its last day: it is " +
+    "not recalled after. Remembering a fact you already keep refreshes it instead of adding a copy (with a new " +
+    `\`valid_until\`, it moves its end). ${NEVER_SECRETS}`,
   forget:
     "Forget a fact of yours by its id (from `recall`) when it is wrong or no longer true. You can forget only facts " +
     "you could recall in this conversation, never a pinned fact or one a person gave you, and a workspace fact only " +

@@ -53,6 +53,22 @@ async function outcome<T>(action: () => Promise<T>): Promise<T | string> {
 }
 
 describe("a kept answer", () => {
+  it("rolls over at midnight UTC: a fact that ended yesterday is not served from an answer kept while it held", async () => {
+    const sale = "The spring sale runs until June 15.";
+    await rememberForAgent(t.db, await admit(SCOUT_KEY), { channel: "general", asker: "ana", fact: sale, scope: "workspace", valid_until: "2026-06-15" });
+    const agent = await admit(SCOUT_KEY);
+    for (const q of [undefined, "When does the spring sale end?"]) {
+      const input = { channel: "general", asker: "ana", q };
+      const onDay = await recallAnswer(t.db, agent, input, cache, "2026-06-15");
+      expect(await recallAnswer(t.db, agent, input, cache, "2026-06-15")).toBe(onDay);
+      expect(bodies(onDay)).toContain(sale);
+      // The same memory version, the next day: not the kept answer, and the fact is gone.
+      const after = await recallAnswer(t.db, agent, input, cache, "2026-06-16");
+      expect(bodies(after)).not.toContain(sale);
+      expect(recallOutputOf(after).considered).toBe(recallOutputOf(onDay).considered - 1);
+    }
+  });
+
   it("is reused while nothing changed, and is what a fresh recall answers", async () => {
     const first = await request({ channel: "dm-ana", asker: "ana" });
     const second = await request({ channel: "dm-ana", asker: "ana" });

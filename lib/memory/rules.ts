@@ -85,6 +85,18 @@ export function expired(fact: { validUntil?: string | null }, today: string): bo
   return fact.validUntil != null && fact.validUntil < today;
 }
 
+/** How far ahead a fact's end may be set: further than this is a guess, not a known date. */
+export const MAX_VALID_YEARS = 5;
+
+/** Why a new end date can't be set as of `today`, or null when it can: today or later, at most MAX_VALID_YEARS ahead. */
+export function validUntilProblem(day: string, today: string): "past" | "too_far" | null {
+  if (day < today) return "past";
+  const [year, month, date] = today.split("-").map(Number);
+  // 29 February rolls to 1 March in a common year: the same span of days, near enough.
+  if (day > utcDay(new Date(Date.UTC(year + MAX_VALID_YEARS, month - 1, date)))) return "too_far";
+  return null;
+}
+
 /** The one person a DM is with, when it is with exactly one; otherwise null. */
 export function soloPerson(place: Pick<Place, "kind" | "people">): string | null {
   return place.kind === "dm" && place.people.length === 1 ? place.people[0] : null;

@@ -94,6 +94,12 @@ export function hostileRequests({ key, channel, asker, factId }: HostileTarget):
     post("a NUL byte in the channel", { ...ok, channel: `${channel}\u0000` }, 422, "invalid_request", "channel"),
     post("a NUL byte in the asker", { ...ok, asker: `${asker}\u0000x` }, 422, "invalid_request", "asker"),
     post("a nested channel", { ...ok, channel: { $ne: null } }, 422, "invalid_request", "channel"),
+    post("valid_until in the past", { ...ok, valid_until: "2001-01-01" }, 422, "invalid_request", "valid_until: must be today or later"),
+    post("valid_until too far ahead", { ...ok, valid_until: "2999-12-31" }, 422, "invalid_request", "valid_until: must be at most 5 years"),
+    post("valid_until as a day-first date", { ...ok, valid_until: "31/12/2027" }, 422, "invalid_request", 'valid_until: must be a date, "YYYY-MM-DD".'),
+    post("valid_until as a timestamp", { ...ok, valid_until: "2027-01-01T00:00:00Z" }, 422, "invalid_request", "valid_until"),
+    post("valid_until on 30 February", { ...ok, valid_until: "2027-02-30" }, 422, "invalid_request", "valid_until"),
+    post("valid_until as a number", { ...ok, valid_until: 20270101 }, 422, "invalid_request", "valid_until"),
     // Too large: 413
     post("a 20 KiB fact", { ...ok, fact: "x".repeat(20 * 1024) }, 413, "too_large"),
     post("a 17 KiB body of unicode", { ...ok, fact: "é".repeat(8_800) }, 413, "too_large"),

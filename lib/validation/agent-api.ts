@@ -4,7 +4,7 @@
  * OpenAPI document is generated from them — one definition, three uses.
  */
 import { z } from "zod";
-import { RECALL_LIMIT, SCOPES } from "@/lib/memory/rules";
+import { MAX_VALID_YEARS, RECALL_LIMIT, SCOPES, utcDay, validUntilProblem } from "@/lib/memory/rules";
 
 /** Ids and short labels: no control characters (NUL and friends break logs and prompts). */
 const NO_CONTROLS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
@@ -85,6 +85,19 @@ export const recallToolInput = z.object({
 });
 export type RecallToolInput = z.infer<typeof recallToolInput>;
 
+/**
+ * A new end date for a fact: a real calendar day, today (UTC) or later and at most
+ * MAX_VALID_YEARS ahead. Judged when the request is parsed, so "today" is the request's.
+ */
+export const validUntilInput = z.iso
+  // abort: a string that is no date gets that message alone, not the range's too.
+  .date({ error: 'must be a date, "YYYY-MM-DD"', abort: true })
+  .refine((day) => validUntilProblem(day, utcDay()) !== "past", "must be today or later (UTC)")
+  .refine(
+    (day) => validUntilProblem(day, utcDay()) !== "too_far",
+    `must be at most ${MAX_VALID_YEARS} years ahead`,
+  );
+
 /** The body of `POST /api/v1/memories` and the MCP tool `remember`. */
 export const rememberInput = z
   .strictObject({
@@ -121,6 +134,14 @@ export const rememberInput = z
       })
       .optional()
       .describe("Where the fact came from. Defaults to a message."),
+    valid_until: validUntilInput
+      .optional()
+      .describe(
+        "For facts that stop being true on a known date — a promotion ending, someone away until a day, a " +
+          'temporary rule: the last day it holds, "YYYY-MM-DD" (UTC), today or later and at most ' +
+          `${MAX_VALID_YEARS} years ahead. From the next day it is no longer recalled. Leave it out for facts ` +
+          "with no known end. Remembering a fact you already keep with a new date moves its end.",
+      ),
   })
   .refine((body) => !body.private || body.asker !== undefined, {
     path: ["asker"],

@@ -392,8 +392,15 @@ describe("MCP", () => {
     const remember = tools.find((tool) => tool.name === "remember")!;
     expect(remember.description).toMatch(/never keep secrets/i);
     expect(Object.keys(remember.inputSchema.properties ?? {}).sort()).toEqual(
-      ["asker", "channel", "fact", "private", "scope", "source"].sort(),
+      ["asker", "channel", "fact", "private", "scope", "source", "valid_until"].sort(),
     );
+    // Told when to use it, and the day's shape, in words a model reads.
+    expect(remember.description).toMatch(/valid_until/);
+    expect(remember.inputSchema.properties?.valid_until).toMatchObject({ type: "string", format: "date" });
+    const past = await client.callTool({ name: "remember", arguments: { channel: "general", fact: "Sale ends.", valid_until: "2001-01-01" } });
+    expect(past.isError).toBe(true);
+    // The SDK checks tool input against the schema itself, and says which field and why.
+    expect((past.content as { text: string }[])[0].text).toMatch(/must be today or later \(UTC\) at valid_until/);
     await client.close();
   });
 
