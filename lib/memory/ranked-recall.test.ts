@@ -70,3 +70,36 @@ describe("the demo, asked questions", () => {
     expect(answer.facts.map((fact) => fact.body)).toEqual([DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.refunds]);
   });
 });
+
+describe("expiry, on the day given", () => {
+  it("a fact until yesterday is left out — pinned or not, by words or recency, from kept word indexes too — and one until today is in", async () => {
+    const until = (day: string | null, body: string) =>
+      t.db.$client.execute({ sql: "UPDATE facts SET valid_until = ? WHERE body = ?", args: [day, body] });
+    await until("2026-06-15", DEMO_FACTS.releases); // pinned
+    await until("2026-06-14", DEMO_FACTS.refunds);
+    try {
+      const { place } = await derivePlace(t.db, "acme", "support", "ana");
+      for (const question of [undefined, "refund approval: when do releases go out?"]) {
+        // "kept": word indexes kept under one memory version, which expiry does not change.
+        for (const version of [undefined, "kept"]) {
+          const on = async (today: string) => {
+            const answer = await recallRanked(t.db, "scout", place, { question, version, today, explain: true });
+            const left = answer.leftOut.map((fact) => fact.body);
+            return { bodies: [...answer.facts.map((fact) => fact.body), ...left], considered: answer.considered };
+          };
+          const [d14, d15, d16] = [await on("2026-06-14"), await on("2026-06-15"), await on("2026-06-16")];
+          expect(d14.bodies).toEqual(expect.arrayContaining([DEMO_FACTS.releases, DEMO_FACTS.refunds]));
+          expect(d15.bodies).toContain(DEMO_FACTS.releases);
+          expect(d15.bodies).not.toContain(DEMO_FACTS.refunds);
+          expect(d16.bodies).not.toContain(DEMO_FACTS.releases);
+          expect(d16.bodies).not.toContain(DEMO_FACTS.refunds);
+          expect([d15.considered, d16.considered]).toEqual([d14.considered - 1, d14.considered - 2]);
+        }
+      }
+    } finally {
+      await until(null, DEMO_FACTS.releases);
+      await until(null, DEMO_FACTS.refunds);
+    }
+  });
+});
+

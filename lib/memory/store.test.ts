@@ -23,6 +23,7 @@ import {
   getVisibleFact,
   listVisibleFacts,
   recall,
+  recallableCount,
   type ListedFact,
   type StoredFact,
 } from "./store";
@@ -186,6 +187,25 @@ describe("recall over the demo", () => {
     expect(bodies(await recall(t.db, "echo", await placeOf(t.db, "globex", "lobby", "gina")))).toEqual([DEMO_FACTS.globex]);
     expect(await recall(t.db, "scout", await placeOf(t.db, "globex", "lobby", "gina"))).toEqual([]);
     expect(await recall(t.db, "scout", await placeOf(t.db, "globex", "dm-gina", "gina"))).toEqual([]);
+  });
+
+  it("a fact until yesterday is neither recalled nor counted, pinned or not; one until today is", async () => {
+    const until = (day: string | null, body: string) =>
+      t.db.update(facts).set({ validUntil: day }).where(eq(facts.body, body));
+    await until("2026-06-14", DEMO_FACTS.releases); // pinned
+    await until("2026-06-15", DEMO_FACTS.anaPerson);
+    try {
+      const place = await placeOf(t.db, "acme", "dm-ana", "ana");
+      expect(bodies(await recall(t.db, "scout", place, "2026-06-14"))).toEqual([DEMO_FACTS.releases, DEMO_FACTS.sso, DEMO_FACTS.anaPerson]);
+      expect(bodies(await recall(t.db, "scout", place, "2026-06-15"))).toEqual([DEMO_FACTS.sso, DEMO_FACTS.anaPerson]);
+      expect(bodies(await recall(t.db, "scout", place, "2026-06-16"))).toEqual([DEMO_FACTS.sso]);
+      expect(await recallableCount(t.db, "scout", place, "2026-06-14")).toBe(3);
+      expect(await recallableCount(t.db, "scout", place, "2026-06-15")).toBe(2);
+      expect(await recallableCount(t.db, "scout", place, "2026-06-16")).toBe(1);
+    } finally {
+      await until(null, DEMO_FACTS.releases);
+      await until(null, DEMO_FACTS.anaPerson);
+    }
   });
 
   it("forgotten facts are never recalled, pinned or not", async () => {
