@@ -8,7 +8,7 @@ import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { UNEXPIRED_SQL, changeableSql, visibleSql, type ViewerRef } from "./rules-sql";
+import { UNEXPIRED_SQL, changeableSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
@@ -121,6 +121,8 @@ export type FactFilters = {
   sourceKind?: "message" | "session" | "person";
   /** Facts not recalled since this time (ISO), never recalled ones included. */
   notRecalledSince?: string;
+  /** Only facts not expired on this UTC day ("YYYY-MM-DD"): the Memory page lists expired ones apart. */
+  unexpiredOn?: string;
 };
 
 export type ListOptions = FactFilters & {
@@ -148,6 +150,7 @@ function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilte
     conditions.push({ text: "facts.created_by_kind = ?", args: [filters.keptBy === "agent" ? "agent" : "user"] });
   }
   if (filters.sourceKind) conditions.push({ text: "facts.source_kind = ?", args: [filters.sourceKind] });
+  if (filters.unexpiredOn) conditions.push(unexpiredSql(filters.unexpiredOn));
   if (filters.notRecalledSince) {
     // A lookup by fact_usage's key per fact; no row at all is "never recalled".
     conditions.push({
@@ -283,4 +286,32 @@ export async function listForgottenFacts(
     [agentId, since, ...changeable.args, limit],
   );
   return rows.map(storedFact);
+}
+
+/**
+ * The Memory page's "Expired": live facts of an agent this person may change whose
+ * last day is before `today` — never recalled, still counted toward MAX_FACTS — the
+ * most recently ended first, with how many there are in all.
+ */
+export async function listExpiredFacts(
+  db: Conn,
+  viewer: ViewerRef,
+  agentId: string,
+  today: string,
+  limit = 50,
+): Promise<{ facts: StoredFact[]; total: number }> {
+  const changeable = changeableSql(viewer);
+  const where = {
+    text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND facts.valid_until < ? AND ${changeable.text}`,
+    args: [agentId, today, ...changeable.args],
+  };
+  const [rows, [counted]] = await Promise.all([
+    readAll<FactColumnsRow>(
+      db,
+      `SELECT ${FACT_COLUMNS} FROM facts WHERE ${where.text} ORDER BY facts.valid_until DESC, facts.id DESC LIMIT ?`,
+      [...where.args, limit],
+    ),
+    readAll<{ n: number }>(db, `SELECT count(*) AS n FROM facts WHERE ${where.text}`, where.args),
+  ]);
+  return { facts: rows.map(storedFact), total: Number(counted?.n ?? 0) };
 }

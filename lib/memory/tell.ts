@@ -9,7 +9,8 @@ import type { Scope } from "./rules";
 import { canReadChannelSql, memberSql, ownerSql } from "./rules-sql";
 import { remember, type PersonActor, type RememberResult } from "./writes";
 
-export type TellInput = { text: unknown; scope: Scope; channelId?: string | null };
+/** `validUntil`: the fact's last day ("YYYY-MM-DD", checked by the caller), or none. */
+export type TellInput = { text: unknown; scope: Scope; channelId?: string | null; validUntil?: string | null };
 
 async function holds(writes: Writes, condition: SqlPart): Promise<boolean> {
   const rows = await writes.all(`SELECT 1 WHERE ${condition.text}`, condition.args);
@@ -39,6 +40,7 @@ export async function tellFact(
     source: { kind: "person" as const, ref: viewer.id, label: `@${viewer.handle}`, channelId: null },
     by: { kind: "user" as const, id: viewer.id, name: viewer.name },
     pinned: true,
+    validUntil: input.validUntil,
   };
 
   if (input.scope === "workspace") {

@@ -263,6 +263,44 @@ export async function setPinned(
   });
 }
 
+/** How a fact's end reads in its history: "until 2026-12-12", or "no end date". */
+export function untilInWords(validUntil: string | null): string {
+  return validUntil ? `until ${validUntil}` : "no end date";
+}
+
+/**
+ * A person sets or clears a fact's last day: Renew for an expired fact, "Until" in
+ * Edit. Checked (today or later) by the caller's input schema; the rule is in the
+ * UPDATE's WHERE clause. History records it as a correction of the date ("until
+ * 2026-06-14" → "until 2026-07-01"), so no new event kind is needed. The version is
+ * bumped, so an Edit open since then sees the change; the text, source and recency
+ * stay as they were.
+ */
+export async function setValidUntil(
+  db: Conn,
+  viewer: PersonActor,
+  agentId: string,
+  factId: string,
+  validUntil: string | null,
+): Promise<{ status: "renewed" | "unchanged" } | { status: "not_found" }> {
+  return writeTransaction(db, async (writes) => {
+    const current = await changeableFact(writes, viewer, agentId, factId);
+    if (!current) return { status: "not_found" as const };
+    const before = current.validUntil ?? null;
+    if (before === validUntil) return { status: "unchanged" as const };
+    const changeable = changeableSql(viewer);
+    const [changed] = await writes.all<{ id: string }>(
+      `UPDATE facts SET valid_until = ?, version = version + 1
+        WHERE facts.id = ? AND facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${changeable.text}
+        RETURNING id`,
+      [validUntil, factId, agentId, ...changeable.args],
+    );
+    if (!changed) return { status: "not_found" as const };
+    await recordEvent(writes, factId, "correct", personActor(viewer), untilInWords(before), untilInWords(validUntil), nowIso());
+    return { status: "renewed" as const };
+  });
+}
+
 /** A person forgets a fact: it moves to "Recently forgotten" for FORGET_GRACE_DAYS. */
 export async function forgetFact(
   db: Conn,

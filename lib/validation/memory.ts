@@ -3,7 +3,7 @@
  * server actions' inputs. Forms send strings, so numbers and booleans are coerced.
  */
 import { z } from "zod";
-import { MAX_FACT } from "@/lib/memory/rules";
+import { MAX_FACT, MAX_VALID_YEARS, utcDay, validUntilProblem } from "@/lib/memory/rules";
 import { MAX_BUDGET, MAX_QUESTION } from "./agent-api";
 
 const id = z.string().trim().min(1).max(200);
@@ -28,18 +28,38 @@ const factText = z
  */
 const confirmed = z.unknown().optional().transform((value) => value === true || value === "true");
 
+/** A fact's last day as a person picks it: a real day, from today (UTC) to MAX_VALID_YEARS ahead. */
+const untilDay = z
+  .string({ error: "Pick the last day the fact holds." })
+  .trim()
+  .pipe(z.iso.date({ error: "Pick the last day as a date, such as 2026-12-12.", abort: true }))
+  .refine((day) => validUntilProblem(day, utcDay()) !== "past", "Pick today or a later day: the fact holds through it.")
+  .refine(
+    (day) => validUntilProblem(day, utcDay()) !== "too_far",
+    `Pick a day at most ${MAX_VALID_YEARS} years ahead.`,
+  );
+
+/** The "Until" field: blank (or missing) is no end date, null. */
+const untilField = z.preprocess((value) => (value === "" || value === undefined ? null : value), untilDay.nullable());
+
 export const addFactInput = agentTarget.extend({
   text: factText,
   scope: z.enum(["person", "workspace", "channel"], { error: "Choose who the fact is for." }),
   channel: z.string().max(200).optional(),
   confirm: confirmed,
+  valid_until: untilField,
 });
 
 export const correctFactInput = factTarget.extend({
   version: z.coerce.number().int().min(1),
   text: factText,
   confirm: confirmed,
+  /** Left out: the end stays as it is. Blank: no end date. */
+  valid_until: z.preprocess((value) => (value === "" ? null : value), untilDay.nullable().optional()),
 });
+
+/** Renew an expired fact: the new last day is required. */
+export const renewFactInput = factTarget.extend({ valid_until: untilDay });
 
 export const pinFactInput = factTarget.extend({
   pinned: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),

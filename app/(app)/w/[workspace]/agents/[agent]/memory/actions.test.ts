@@ -39,7 +39,7 @@ const pageOf = (where: Where) => `/w/${where.workspace}/agents/${where.agent}/me
 // --- The app, pointed at the temporary file ---
 
 type Actions = typeof import("./actions");
-type ActionName = "add" | "correct" | "pin" | "forget" | "restore" | "purge" | "history";
+type ActionName = "add" | "correct" | "pin" | "renew" | "forget" | "restore" | "purge" | "history";
 type FactActionName = Exclude<ActionName, "add">;
 type Input = FormData | Record<string, unknown>;
 type Answer = { status: string; message?: string; current?: unknown; events?: unknown };
@@ -59,6 +59,7 @@ function run(action: ActionName, input: Input): Promise<Answer> {
     add: actions.addFactAction,
     correct: actions.correctFactAction,
     pin: actions.pinFactAction,
+    renew: actions.renewFactAction,
     forget: actions.forgetFactAction,
     restore: actions.restoreFactAction,
     purge: actions.purgeFactAction,
@@ -140,8 +141,12 @@ async function inputFor(action: FactActionName, factId: string, where: Where = A
   const row = await factRow(factId);
   if (action === "correct") return { ...base, version: row?.version ?? 1, text: "A better sentence than before." };
   if (action === "pin") return { ...base, pinned: !(row?.pinned ?? false) };
+  if (action === "renew") return { ...base, valid_until: RENEWED_UNTIL };
   return base;
 }
+
+/** A day a renew sets: tomorrow, well inside the five years, whatever day the tests run. */
+const RENEWED_UNTIL = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();
@@ -165,7 +170,7 @@ function outcomeOf(answer: Answer): string {
 }
 
 function matrixTable() {
-  const columns: ActionName[] = ["add", "correct", "pin", "forget", "restore", "purge", "history"];
+  const columns: ActionName[] = ["add", "correct", "pin", "renew", "forget", "restore", "purge", "history"];
   return Object.fromEntries(
     [...matrix].map(([row, cells]) => [row, Object.fromEntries(columns.map((c) => [c, cells[c] ?? "·"]))]),
   );
@@ -272,7 +277,7 @@ const ALLOWED: Cell[] = [
   { who: "gina", cell: "globex's workspace fact (owner)", fact: "globex", where: GLOBEX },
 ];
 
-const CHANGES: FactActionName[] = ["correct", "pin", "forget", "restore", "purge"];
+const CHANGES: FactActionName[] = ["correct", "pin", "renew", "forget", "restore", "purge"];
 /** Restore and purge act on "Recently forgotten": their targets are forgotten first, so only the rule can refuse. */
 const actsOnForgotten = (action: FactActionName) => action === "restore" || action === "purge";
 
@@ -316,6 +321,19 @@ describe.each(CHANGES)("%sFactAction", (action) => {
         expect(after.pinned).toBe(!before.pinned);
         expect(added.map((e) => [e.kind, e.actorId])).toEqual([[before.pinned ? "unpin" : "pin", actor]]);
         break;
+      case "renew":
+        // The end moves; the text, source and recency stay; history says it as a correction of the date.
+        expect(after).toMatchObject({
+          validUntil: RENEWED_UNTIL,
+          version: before.version + 1,
+          body: before.body,
+          sourceLabel: before.sourceLabel,
+          updatedAt: before.updatedAt,
+        });
+        expect(added.map((e) => [e.kind, e.actorId, e.before, e.after])).toEqual([
+          ["correct", actor, "no end date", `until ${RENEWED_UNTIL}`],
+        ]);
+        break;
       case "forget":
         expect(after.forgottenAt).toEqual(expect.any(String));
         expect(added.map((e) => [e.kind, e.actorId, e.before])).toEqual([["forget", actor, before.body]]);
@@ -355,6 +373,16 @@ describe.each(CHANGES)("%sFactAction", (action) => {
         ["malformed: no text", { ...target, version: 1 }],
         ["malformed: text a number", { ...target, version: 1, text: 42 }],
         ["malformed: text too long", { ...target, version: 1, text: "x".repeat(2001) }],
+      );
+    }
+    if (action === "renew") {
+      cases.push(
+        ["malformed: no valid_until", target],
+        ["malformed: valid_until blank", { ...target, valid_until: "" }],
+        ["malformed: valid_until yesterday", { ...target, valid_until: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) }],
+        ["malformed: valid_until six years ahead", { ...target, valid_until: `${new Date().getUTCFullYear() + 6}-01-01` }],
+        ["malformed: valid_until day-first", { ...target, valid_until: "31/12/2027" }],
+        ["malformed: valid_until a number", { ...target, valid_until: 20271231 }],
       );
     }
     if (action === "pin") {
@@ -398,6 +426,22 @@ describe("correctFactAction: edits don't overwrite each other", () => {
       const input = { ...ACME, factId: ids[fact], version: 99, text: "Anything." };
       await refused(who, "correct", input, `${fact}, stale version`, { status: "failed", message: NOT_FOUND });
     }
+  });
+
+  it("sets, keeps and clears the end date beside the text: left out it stays, blank clears it", async () => {
+    const target = { ...ACME, factId: ids.anaPerson, version: 1 };
+    await allowed("ana", "correct", { ...target, text: DEMO_FACTS.anaPerson, valid_until: RENEWED_UNTIL }, "own person fact, date only");
+    expect(await factRow(ids.anaPerson)).toMatchObject({ validUntil: RENEWED_UNTIL, body: DEMO_FACTS.anaPerson, version: 2 });
+    await allowed("ana", "correct", { ...target, version: 2, text: "Ana prefers Portuguese." }, "own person fact, text only");
+    expect(await factRow(ids.anaPerson)).toMatchObject({ validUntil: RENEWED_UNTIL, body: "Ana prefers Portuguese." });
+    await allowed("ana", "correct", form({ ...ACME, factId: ids.anaPerson, version: "3", text: "Ana prefers Portuguese.", valid_until: "" }), "own person fact, date cleared");
+    expect(await factRow(ids.anaPerson)).toMatchObject({ validUntil: null, version: 4 });
+    expect((await eventsOf(ids.anaPerson)).slice(-3).map((e) => [e.kind, e.before, e.after])).toEqual([
+      ["correct", "no end date", `until ${RENEWED_UNTIL}`],
+      ["correct", DEMO_FACTS.anaPerson, "Ana prefers Portuguese."],
+      ["correct", `until ${RENEWED_UNTIL}`, "no end date"],
+    ]);
+    await invalid("ana", "correct", { ...target, version: 4, text: "Ana prefers Portuguese.", valid_until: "2001-01-01" }, "malformed: a past end date");
   });
 
   it("takes the page's FormData, with the version as a string", async () => {
@@ -555,6 +599,15 @@ describe("addFactAction", () => {
     expect(byBody("The migration ends in May.")).toMatchObject({ scope: "channel", scopeRef: "group-max-ana" });
     expect(byBody("Offices close at six.")).toMatchObject({ scope: "workspace", scopeRef: "", createdBy: "olivia" });
     expect(byBody("Globex ships on Mondays.")).toMatchObject({ agentId: "echo", workspaceId: "globex" });
+  });
+
+  it("keeps the 'Until' day with the fact, and none when it is left blank", async () => {
+    await allowed("ana", "add", add({ text: "Ana is away this week.", scope: "person", valid_until: RENEWED_UNTIL }), "scope=person, until tomorrow");
+    await allowed("ana", "add", add({ text: "Ana likes tea.", scope: "person", valid_until: "" }), "scope=person, no end");
+    const rows = (await snapshot()).facts;
+    expect(rows.find((f) => f.body === "Ana is away this week.")?.validUntil).toBe(RENEWED_UNTIL);
+    expect(rows.find((f) => f.body === "Ana likes tea.")?.validUntil).toBeNull();
+    await invalid("ana", "add", add({ text: "Ana was away.", scope: "person", valid_until: "2001-01-01" }), "malformed: add until a past day");
   });
 
   it("refreshes a fact the person already told instead of adding a row", async () => {

@@ -13,8 +13,9 @@ import { MAX_FACTS } from "@/lib/memory/rules";
 import { looksLikeSecret } from "@/lib/memory/secrets";
 import { factHistory } from "@/lib/memory/store";
 import { tellFact } from "@/lib/memory/tell";
-import { correctFact, forgetFact, purgeFact, restoreFact, setPinned } from "@/lib/memory/writes";
-import { addFactInput, correctFactInput, factTarget, pinFactInput } from "@/lib/validation/memory";
+import { correctFact, forgetFact, purgeFact, restoreFact, setPinned, setValidUntil } from "@/lib/memory/writes";
+import { dayInWords } from "@/lib/day-words";
+import { addFactInput, correctFactInput, factTarget, pinFactInput, renewFactInput } from "@/lib/validation/memory";
 
 function secretMessage(what: string): string {
   return `That looks like ${what}. Mnemo never keeps credentials: take it out and try again.`;
@@ -53,6 +54,7 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
     text: input.text,
     scope: input.scope,
     channelId: input.channel,
+    validUntil: input.valid_until,
   });
   switch (result.status) {
     case "created":
@@ -79,10 +81,18 @@ export const correctFactAction = memoryAction(correctFactInput, async (ctx, inpu
   const result = await correctFact(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.version, input.text);
   switch (result.status) {
     case "corrected":
-      ctx.refresh();
-      return { status: "success", message: "Corrected." };
-    case "unchanged":
-      return { status: "success", message: "Nothing changed." };
+    case "unchanged": {
+      // The text first (it names the version the edit started from), then the end date, if the form sent one.
+      const until =
+        input.valid_until === undefined
+          ? null
+          : await setValidUntil(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.valid_until);
+      if (until?.status === "not_found") return { status: "failed", message: NOT_FOUND };
+      const renewed = until?.status === "renewed";
+      if (result.status === "corrected" || renewed) ctx.refresh();
+      if (result.status === "corrected") return { status: "success", message: "Corrected." };
+      return { status: "success", message: renewed ? "The end date is saved." : "Nothing changed." };
+    }
     case "stale":
       return {
         status: "stale",
@@ -98,6 +108,14 @@ export const correctFactAction = memoryAction(correctFactInput, async (ctx, inpu
     case "not_found":
       return { status: "failed", message: NOT_FOUND };
   }
+});
+
+/** Renew an expired fact: a new last day, from which it is recalled again until then. */
+export const renewFactAction = memoryAction(renewFactInput, async (ctx, input): Promise<FactActionState> => {
+  const result = await setValidUntil(ctx.db, ctx.viewer, ctx.agent.id, input.factId, input.valid_until);
+  if (result.status === "not_found") return { status: "failed", message: NOT_FOUND };
+  ctx.refresh();
+  return { status: "success", message: `Renewed: recalled again until ${dayInWords(input.valid_until)}.` };
 });
 
 export const pinFactAction = memoryAction(pinFactInput, async (ctx, input): Promise<FactActionState> => {
