@@ -19,6 +19,8 @@ import {
 import { measurePage, type PageResult } from "./page";
 import { rssMb, startServer } from "./server";
 import { goals, printRun } from "./report";
+import { openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -66,6 +68,10 @@ async function dataFor(size: number): Promise<{ data: BenchData; file: string; g
   const file = path.join(TMP, `run-${size}.db`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
   copyFileSync(template, file);
+  // A file generated before a later migration gets it now, as the app's own start would (the server migrates too, but the in-process step comes first).
+  const db = await openDatabase(`file:${file}`);
+  await migrateDatabase(db);
+  db.$client.close();
   return { data: JSON.parse(readFileSync(meta, "utf8")) as BenchData, file, generateSeconds };
 }
 
