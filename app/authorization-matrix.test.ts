@@ -222,6 +222,7 @@ describe("server actions × people", () => {
     const byName: Record<string, Action> = {
       correct: m.correctFactAction,
       pin: m.pinFactAction,
+      renew: m.renewFactAction,
       forget: m.forgetFactAction,
       restore: m.restoreFactAction,
       purge: m.purgeFactAction,
@@ -240,6 +241,8 @@ describe("server actions × people", () => {
           const input: Record<string, unknown> = { workspace: fact.workspace_id, agent: handleOfAgent(fact.agent_id), factId: fact.id };
           if (name === "correct") Object.assign(input, { version: fact.version, text: `Corrected by the matrix: ${fact.body}` });
           if (name === "pin") input.pinned = !fact.pinned;
+          // A new last day, tomorrow: inside every bound, whatever day the matrix runs.
+          if (name === "renew") input.valid_until = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
           const row = `${name} · ${fact.scope}:${fact.scope_ref || fact.workspace_id} "${fact.body.slice(0, 22)}…"`;
           await cell("actions", row, actor, expected, async () => {
             as(actor);

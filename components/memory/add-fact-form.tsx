@@ -6,6 +6,7 @@ import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
 import { useMemory } from "./memory-context";
+import { UntilField } from "./until-field";
 
 type Channel = { id: string; label: string };
 type Audience = "person" | "workspace" | "channel";
@@ -25,12 +26,16 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
   const [text, setText] = useState("");
   const [scope, setScope] = useState<Audience>("person");
   const [channelId, setChannelId] = useState(channels[0]?.id ?? "");
+  const [until, setUntil] = useState("");
   // The text the server warned about: the warning (and its "Keep it anyway") holds for that text only.
   const [warnedText, setWarnedText] = useState<string | null>(null);
   const [state, submit, pending] = useActionState<FactActionState, FormData>(
     async (_previous, formData) => {
       const result = await actions.addFact(formData);
-      if (result.status === "success") setText("");
+      if (result.status === "success") {
+        setText("");
+        setUntil("");
+      }
       setWarnedText(result.status === "warning" ? String(formData.get("text") ?? "") : null);
       return result;
     },
@@ -96,6 +101,7 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
           </select>
         </div>
       ) : null}
+      <UntilField name="valid_until" value={until} onChange={setUntil} />
       <p className="text-xs text-slate-500">
         Facts you add are pinned, so {agentName} recalls them before its own notes.
       </p>

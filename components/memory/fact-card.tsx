@@ -5,11 +5,13 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useToast } from "@/components/ui/toast";
+import { dayInWords } from "@/lib/day-words";
 import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
 import { useMemory } from "./memory-context";
+import { UntilField } from "./until-field";
 
 /** One fact as the page shows it: only what the person may see, and whether they may change it. */
 export type FactView = {
@@ -28,6 +30,8 @@ export type FactView = {
   /** How often agents recalled it, and when last (null: never). */
   recalledCount: number;
   lastRecalledAt: string | null;
+  /** The last day it holds ("YYYY-MM-DD", UTC), or null for no end. */
+  validUntil: string | null;
   canChange: boolean;
 };
 
@@ -119,6 +123,12 @@ export function FactCard({ fact }: { fact: FactView }) {
         ) : null}
         <span aria-hidden>·</span>
         <RelativeTime iso={fact.updatedAt} now={now} />
+        {fact.validUntil ? (
+          <>
+            <span aria-hidden>·</span>
+            <span title="Agents stop recalling it after this day (UTC)">until {dayInWords(fact.validUntil)}</span>
+          </>
+        ) : null}
       </p>
       <p className="text-xs text-slate-500">
         {recallUsageInWords(fact.recalledCount, fact.lastRecalledAt, now)}
@@ -191,6 +201,7 @@ function messageOf(result: { status: string; message?: string }): string {
 function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
   const { actions, workspace, agent } = useMemory();
   const [text, setText] = useState(fact.body);
+  const [until, setUntil] = useState(fact.validUntil ?? "");
   const [version, setVersion] = useState(fact.version);
   const [conflict, setConflict] = useState<{ body: string; version: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -204,7 +215,16 @@ function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
     setError(null);
     setWarned(null);
     startSave(async () => {
-      const result = await actions.correctFact({ workspace, agent, factId: fact.id, version, text, confirm });
+      const result = await actions.correctFact({
+        workspace,
+        agent,
+        factId: fact.id,
+        version,
+        text,
+        confirm,
+        // Only a changed day is sent: one that passed while the page was open is not refused for being past.
+        valid_until: until === (fact.validUntil ?? "") ? undefined : until,
+      });
       if (result.status === "success") return onDone();
       if (result.status === "stale") {
         setConflict(result.current);
@@ -236,6 +256,7 @@ function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
         message={warning}
         keep={{ type: "button", onClick: () => save(true), disabled: pending || conflict !== null }}
       />
+      <UntilField value={until} onChange={setUntil} />
       {conflict ? (
         <div role="alert" aria-label="Edit conflict" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           <p className="font-medium">Someone changed this fact while you were editing it. It now reads:</p>

@@ -9,7 +9,10 @@ type FactTarget = Target & { factId: string };
 /** The page's server actions, handed down from the page so components never import a route. */
 export type MemoryActions = {
   addFact: (input: FormData) => Promise<FactActionState>;
-  correctFact: (input: FactTarget & { version: number; text: string; confirm?: boolean }) => Promise<FactActionState>;
+  correctFact: (
+    input: FactTarget & { version: number; text: string; confirm?: boolean; valid_until?: string },
+  ) => Promise<FactActionState>;
+  renewFact: (input: FactTarget & { valid_until: string }) => Promise<FactActionState>;
   pinFact: (input: FactTarget & { pinned: boolean }) => Promise<FactActionState>;
   forgetFact: (input: FactTarget) => Promise<FactActionState>;
   restoreFact: (input: FactTarget) => Promise<FactActionState>;

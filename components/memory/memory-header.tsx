@@ -8,12 +8,15 @@ export function MemoryHeader({
   workspaceName,
   agentName,
   kept,
+  expired = 0,
   exportHref,
 }: {
   workspaceName: string;
   agentName: string;
   /** Live facts the agent keeps, of its limit. */
   kept: number;
+  /** Expired facts this person could forget to make room (the Expired section's count). */
+  expired?: number;
   exportHref: string;
 }) {
   return (
@@ -46,7 +49,7 @@ export function MemoryHeader({
       </div>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="w-full max-w-sm">
-          <QuotaMeter used={kept} label={`${agentName}'s memory`} />
+          <QuotaMeter used={kept} expired={expired} label={`${agentName}'s memory`} />
         </div>
         {/* A plain link: the route handler answers with a file to save. */}
         <a href={exportHref} download className="text-sm font-medium text-brand-700 hover:underline">

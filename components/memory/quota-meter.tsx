@@ -1,7 +1,7 @@
 import { MAX_FACTS } from "@/lib/memory/rules";
 
-/** Facts kept of the agent's limit, as a bar and in words. */
-export function QuotaMeter({ used, label }: { used: number; label: string }) {
+/** Facts kept of the agent's limit, as a bar and in words; and how many expired ones could make room. */
+export function QuotaMeter({ used, label, expired = 0 }: { used: number; label: string; expired?: number }) {
   const share = Math.min(1, used / MAX_FACTS);
   const tone = share >= 1 ? "bg-red-600" : share >= 0.9 ? "bg-amber-500" : "bg-brand-600";
   return (
@@ -19,6 +19,7 @@ export function QuotaMeter({ used, label }: { used: number; label: string }) {
       </div>
       <p className="text-xs text-slate-600">
         {used.toLocaleString("en-US")} of {MAX_FACTS.toLocaleString("en-US")} facts kept
+        {expired ? ` · ${expired.toLocaleString("en-US")} expired could be forgotten` : ""}
       </p>
     </div>
   );

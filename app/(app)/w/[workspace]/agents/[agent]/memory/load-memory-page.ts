@@ -7,16 +7,18 @@
 import { getDb } from "@/db";
 import type { FactView } from "@/components/memory/fact-card";
 import type { FactGroupProps } from "@/components/memory/fact-group";
+import type { ExpiredView } from "@/components/memory/expired-section";
 import type { ForgottenView } from "@/components/memory/forgotten-list";
 import type { PreviewResult } from "@/components/memory/recall-preview";
 import type { Agent } from "@/lib/agents";
 import type { Member } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
 import { readableChannels, type ReadableChannel } from "@/lib/memory/channels";
-import { changeableBy, FORGET_GRACE_DAYS, type Scope, type Viewer } from "@/lib/memory/rules";
+import { changeableBy, FORGET_GRACE_DAYS, utcDay, type Scope, type Viewer } from "@/lib/memory/rules";
 import {
   countVisibleFacts,
   decodeCursor,
+  listExpiredFacts,
   listForgottenFacts,
   listVisibleFacts,
   liveFactCount,
@@ -47,6 +49,8 @@ export type MemoryPageData = {
   places: { id: string; label: string }[];
   groups: FactGroupView[];
   forgotten: ForgottenView[];
+  /** Expired facts the person may change: the most recently ended, and how many in all. */
+  expired: { facts: ExpiredView[]; total: number };
   kept: number;
   preview: PreviewResult;
   /** The page's parameters but the preview's, for the preview form to keep. */
@@ -81,6 +85,7 @@ function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
     updatedAt: fact.updatedAt,
     recalledCount: fact.recalledCount,
     lastRecalledAt: fact.lastRecalledAt,
+    validUntil: fact.validUntil ?? null,
     canChange: changeableBy(fact, viewer),
   };
 }
@@ -101,6 +106,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   const readable = new Set(channels.map((c) => c.id));
   const viewer: Viewer = { workspaceId, id: member.id, owner: member.role === "owner", canRead: (id) => readable.has(id) };
   const now = requestTime();
+  const today = utcDay(new Date(now));
   const filters: FactFilters = {
     search: query.q,
     scope: query.scope,
@@ -109,10 +115,12 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     keptBy: query.kept,
     sourceKind: query.source,
     notRecalledSince: query.recalled ? new Date(now - RECENT_RECALL_DAYS * 86_400_000).toISOString() : undefined,
+    // Expired facts are not recalled: they are listed apart, under Expired, with Renew and Forget.
+    unexpiredOn: today,
   };
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
-  const [counts, pages, kept, forgotten, preview] = await Promise.all([
+  const [counts, pages, kept, forgotten, expired, preview] = await Promise.all([
     countVisibleFacts(db, viewer, agent.id, filters),
     Promise.all(
       groups.map((group) =>
@@ -125,6 +133,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     ),
     liveFactCount(db, agent.id),
     listForgottenFacts(db, viewer, agent.id, graceCutoff()),
+    listExpiredFacts(db, viewer, agent.id, today),
     previewRecall(
       db,
       { workspaceId, personId: member.id, agentId: agent.id },
@@ -151,6 +160,15 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       };
     }),
     forgotten: forgotten.map(toForgottenView),
+    expired: {
+      total: expired.total,
+      facts: expired.facts.map((fact) => ({
+        id: fact.id,
+        body: fact.body,
+        validUntil: fact.validUntil ?? "",
+        channelLabel: fact.scope === "channel" ? (fact.scopeLabel ?? `#${fact.scopeRef}`) : null,
+      })),
+    },
     kept,
     preview,
     keep: Object.fromEntries(

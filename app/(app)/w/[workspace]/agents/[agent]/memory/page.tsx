@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ExpiredSection } from "@/components/memory/expired-section";
 import { FactFilters } from "@/components/memory/fact-filters";
 import { FactGroup } from "@/components/memory/fact-group";
 import { ForgottenSection } from "@/components/memory/forgotten-section";
@@ -15,6 +16,7 @@ import {
   forgetFactAction,
   pinFactAction,
   purgeFactAction,
+  renewFactAction,
   restoreFactAction,
 } from "./actions";
 import { loadMemoryPage } from "./load-memory-page";
@@ -33,6 +35,7 @@ const actions = {
   addFact: addFactAction,
   correctFact: correctFactAction,
   pinFact: pinFactAction,
+  renewFact: renewFactAction,
   forgetFact: forgetFactAction,
   restoreFact: restoreFactAction,
   purgeFact: purgeFactAction,
@@ -53,6 +56,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
             workspaceName={member.workspace.name}
             agentName={agent.name}
             kept={page.kept}
+            expired={page.expired.total}
             exportHref={`${page.base}/export`}
           />
           <div className="grid gap-8 lg:grid-cols-3">
@@ -64,6 +68,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
               {page.groups.map((group) => (
                 <FactGroup key={group.scope} {...group} />
               ))}
+              <ExpiredSection facts={page.expired.facts} total={page.expired.total} />
               <ForgottenSection facts={page.forgotten} />
             </div>
             <MemoryTools
