@@ -5,7 +5,8 @@
  * and budget, both recall paths (recallRanked, and recallForAgent as the API calls it
  * with the agent's real memory version) answer a subset of what the pure rule
  * `recallable` allows in the place, pinned first, within limit and budget, with
- * receipts that add up. Without a question the order is today's recall().
+ * receipts that add up. Without a question the order is today's recall(). Some facts
+ * ended yesterday (expired: never recalled nor counted), some end today or later.
  */
 import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
@@ -29,6 +30,9 @@ import { foldedWords, questionWords } from "./terms";
 const PEOPLE = ["p0", "p1", "p2", "p3", "p4", "p5"];
 const WORKSPACES = ["w1", "w2"];
 const CHANNEL_IDS = ["c0", "c1", "c2", "c3", "c4", "c5"];
+/** Last days around today (UTC): yesterday's facts are expired, today's and later ones still hold. */
+const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const UNTILS = [null, null, null, dayFromNow(-1), dayFromNow(0), dayFromNow(1)];
 const TIMES = ["2026-04-01T00:00:00.000Z", "2026-04-02T00:00:00.000Z", "2026-04-03T00:00:00.000Z", "2026-04-04T00:00:00.000Z"];
 
 // Words facts and questions share, with the cases folding must get right (accents, ligatures, thousands, possessives, scripts).
@@ -98,6 +102,7 @@ const world = fc.record({
       pinned: fc.nat(9).map((n) => n < 2),
       time: fc.constantFrom(...TIMES),
       forgotten: fc.nat(9).map((n) => n < 2),
+      validUntil: fc.constantFrom(...UNTILS),
     }),
     // Enough facts that places hold several and questions find some.
     { minLength: 20, maxLength: 70 },
@@ -170,6 +175,7 @@ async function build(db: Db, w: World, bodyOf: (f: World["facts"][number], i: nu
       createdAt: f.time,
       updatedAt: f.time,
       forgottenAt: f.forgotten ? "2026-04-05T00:00:00.000Z" : null,
+      validUntil: f.validUntil,
     };
   });
   for (let i = 0; i < rows.length; i += 100) await db.insert(facts).values(rows.slice(i, i + 100));
@@ -186,7 +192,7 @@ function recallOrder(a: Pick<Row, "pinned" | "updatedAt" | "id">, b: Pick<Row, "
   return a.id === b.id ? 0 : a.id > b.id ? -1 : 1;
 }
 
-/** What the pure rule allows this agent in this place: live and recallable, in today's recall order. */
+/** What the pure rule allows this agent in this place: live and recallable (so unexpired), in today's recall order. */
 async function allowedHere(agentId: string, place: Place): Promise<Row[]> {
   const rows = await t.db.select().from(facts).where(eq(facts.agentId, agentId));
   return rows.filter((f) => f.forgottenAt === null && recallable(f, place)).sort(recallOrder);
@@ -320,6 +326,7 @@ describe("ranked recall over random workspaces", () => {
           pinned: fc.nat(9).map((n) => n < 2),
           time: fc.constantFrom(...TIMES),
           forgotten: fc.nat(9).map((n) => n < 1),
+          validUntil: fc.constantFrom(...UNTILS),
           other: fc.boolean(),
         }),
         { minLength: 45, maxLength: 160 },
@@ -347,6 +354,7 @@ describe("ranked recall over random workspaces", () => {
             pinned: f.pinned,
             time: f.time,
             forgotten: f.forgotten,
+            validUntil: f.validUntil,
           })),
           asks: [],
         });

@@ -21,6 +21,7 @@ import {
   encodeCursor,
   factHistory,
   getVisibleFact,
+  listExpiredFacts,
   listVisibleFacts,
   recall,
   recallableCount,
@@ -205,6 +206,36 @@ describe("recall over the demo", () => {
     } finally {
       await until(null, DEMO_FACTS.releases);
       await until(null, DEMO_FACTS.anaPerson);
+    }
+  });
+
+  it("expired facts are listed apart, to those who may change them, and left out of the lists that ask", async () => {
+    const until = (day: string | null, body: string) =>
+      t.db.update(facts).set({ validUntil: day }).where(eq(facts.body, body));
+    await until("2026-06-14", DEMO_FACTS.anaPerson);
+    await until("2026-06-14", DEMO_FACTS.releases);
+    try {
+      const ana = { workspaceId: "acme", id: "ana" };
+      const olivia = { workspaceId: "acme", id: "olivia" };
+      // Ana may change her own fact, not the workspace's: only hers is hers to renew or forget.
+      expect(await listExpiredFacts(t.db, ana, "scout", "2026-06-15")).toMatchObject({
+        total: 1,
+        facts: [{ body: DEMO_FACTS.anaPerson, validUntil: "2026-06-14" }],
+      });
+      expect(await listExpiredFacts(t.db, olivia, "scout", "2026-06-15")).toMatchObject({
+        total: 1,
+        facts: [{ body: DEMO_FACTS.releases }],
+      });
+      // On their last day they are not expired.
+      expect(await listExpiredFacts(t.db, ana, "scout", "2026-06-14")).toEqual({ total: 0, facts: [] });
+      const listed = async (unexpiredOn?: string) =>
+        bodies((await listVisibleFacts(t.db, ana, "scout", { scope: "person", unexpiredOn })).facts);
+      expect(await listed()).toContain(DEMO_FACTS.anaPerson);
+      expect(await listed("2026-06-14")).toContain(DEMO_FACTS.anaPerson);
+      expect(await listed("2026-06-15")).not.toContain(DEMO_FACTS.anaPerson);
+    } finally {
+      await until(null, DEMO_FACTS.anaPerson);
+      await until(null, DEMO_FACTS.releases);
     }
   });
 
