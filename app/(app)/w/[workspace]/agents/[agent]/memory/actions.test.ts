@@ -608,6 +608,13 @@ describe("addFactAction", () => {
     expect(rows.find((f) => f.body === "Ana is away this week.")?.validUntil).toBe(RENEWED_UNTIL);
     expect(rows.find((f) => f.body === "Ana likes tea.")?.validUntil).toBeNull();
     await invalid("ana", "add", add({ text: "Ana was away.", scope: "person", valid_until: "2001-01-01" }), "malformed: add until a past day");
+    // Told again with Until blank, the fact keeps its end; with a day, it moves there.
+    await allowed("ana", "add", add({ text: "ana is away this week", scope: "person", valid_until: "" }), "scope=person, a twin, blank until");
+    const twin = () => snapshot().then((s) => s.facts.find((f) => f.body === "Ana is away this week."));
+    expect((await twin())?.validUntil).toBe(RENEWED_UNTIL);
+    const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await allowed("ana", "add", add({ text: "Ana is away this week.", scope: "person", valid_until: later }), "scope=person, a twin, new until");
+    expect((await twin())?.validUntil).toBe(later);
   });
 
   it("refreshes a fact the person already told instead of adding a row", async () => {

@@ -54,7 +54,8 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
     text: input.text,
     scope: input.scope,
     channelId: input.channel,
-    validUntil: input.valid_until,
+    // Blank leaves a twin's end as it is (and a new fact has none): only a day picked moves it.
+    validUntil: input.valid_until ?? undefined,
   });
   switch (result.status) {
     case "created":
