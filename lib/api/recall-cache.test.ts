@@ -60,13 +60,26 @@ describe("a kept answer", () => {
     for (const q of [undefined, "When does the spring sale end?"]) {
       const input = { channel: "general", asker: "ana", q };
       const onDay = await recallAnswer(t.db, agent, input, cache, "2026-06-15");
-      expect(await recallAnswer(t.db, agent, input, cache, "2026-06-15")).toBe(onDay);
+      const again = await recallAnswer(t.db, agent, input, cache, "2026-06-15");
+      // Kept without a question; with one, worked out again to the same bytes.
+      if (q) expect(again).toEqual(onDay);
+      else expect(again).toBe(onDay);
       expect(bodies(onDay)).toContain(sale);
       // The same memory version, the next day: not the kept answer, and the fact is gone.
       const after = await recallAnswer(t.db, agent, input, cache, "2026-06-16");
       expect(bodies(after)).not.toContain(sale);
       expect(recallOutputOf(after).considered).toBe(recallOutputOf(onDay).considered - 1);
     }
+  });
+
+  it("is never an answer to a question: those are worked out each time and keep nothing out of the budget", async () => {
+    const agent = await admit(SCOUT_KEY);
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const first = await recallAnswer(t.db, agent, input, cache);
+    expect(cache.size).toBe(0);
+    const second = await recallAnswer(t.db, agent, input, cache);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
   });
 
   it("is reused while nothing changed, and is what a fresh recall answers", async () => {

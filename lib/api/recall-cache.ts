@@ -1,7 +1,13 @@
 /**
  * Recall answers this process has already worked out, kept per agent, channel,
- * asker, question, limit and budget, so an agent that recalls on every turn does
- * not pay for the same place and the same facts again and again.
+ * asker, limit and budget, so an agent that recalls on every turn does not pay for
+ * the same place and the same facts again and again.
+ *
+ * Answers to a question (`q`) are not kept: questions rarely repeat (the bench sees
+ * under 1 % twice), ranking one costs under a millisecond on the kept word indexes
+ * (recall-candidates.ts), and keeping them would push out of the budget the answers
+ * that are reused turn after turn — and an answer ranked while the embeddings
+ * provider was down would outlive its coming back.
  *
  * Why it can never serve a stale or wider answer: an answer depends only on the
  * agent's facts and on the rows its place is derived from (channels, channel
@@ -10,16 +16,13 @@
  * (drizzle/0005), whoever makes it — this process, another one, the CLI. Every
  * request reads both versions together with its key (lib/api/auth.ts), and a kept
  * answer is used only when they are unchanged. Refusals are never kept, and the
- * key itself is still checked on every request, so revoking stays immediate. Nor is
- * an answer ranked without the meaning a configured provider failed to give: the
- * next request asks again, so recall is fused again as soon as the provider is back.
+ * key itself is still checked on every request, so revoking stays immediate.
  * Expiry changes no row — a fact simply stops holding when its last day ends — so
  * answers are kept per version *and* UTC day: every kept answer rolls over at
  * midnight UTC, and none serves a fact that expired since it was made.
  */
 import type { Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
-import { embeddingsSettings } from "@/lib/embeddings/settings";
 import { utcDay } from "@/lib/memory/rules";
 import { noteRecalled } from "@/lib/memory/usage";
 import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
@@ -61,16 +64,6 @@ function recallCache(db: Conn): RecallCache {
   return cacheFor("mnemoRecallCache", db, () => new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
-/** Whether an answer was ranked without the meaning it should have had: kept, it would outlive the provider's return. */
-function withoutMeaning(input: RecallInput, output: RecallOutput): boolean {
-  if (!input.q?.trim() || output.ranking === "question") return false;
-  try {
-    return embeddingsSettings() !== null;
-  } catch {
-    return true;
-  }
-}
-
 /** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
 export async function recallAnswer(
   db: Conn,
@@ -80,14 +73,15 @@ export async function recallAnswer(
   /** The UTC day expiry is judged by; today by default (tests pass their own). */
   today: string = utcDay(),
 ): Promise<RecallAnswer> {
-  // Every input that shapes the answer is in the key; JSON keeps a question's newlines from running into the next field.
-  const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.q ?? "", input.limit ?? 0, input.budget ?? 0]);
+  const asked = !!input.q?.trim();
+  // Every other input that shapes the answer is in the key.
+  const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.limit ?? 0, input.budget ?? 0]);
   const version = `${agent.recallVersion}\n${today}`;
-  let kept = cache.get(key, version);
+  let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
     const output = await recallForAgent(db, agent, input, { today });
     kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
-    if (!withoutMeaning(input, output)) cache.keep(key, version, kept);
+    if (!asked) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
   noteRecalled(db, kept.factIds);
