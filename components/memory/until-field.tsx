@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { Field } from "@/components/ui/field";
 import { useMemory } from "./memory-context";
 
 /**
@@ -24,24 +25,17 @@ export function UntilField({
   const id = useId();
   const today = new Date(now).toISOString().slice(0, 10);
   return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="date"
-        name={name}
-        value={value}
-        min={today}
-        required={required}
-        onChange={(event) => onChange(event.target.value)}
-        aria-describedby={`${id}-note`}
-        className="min-h-10 w-fit rounded-md border border-slate-300 bg-white px-3 text-sm"
-      />
-      <p id={`${id}-note`} className="text-xs text-slate-500">
-        The last day it holds (UTC). From the next day agents no longer recall it.
-      </p>
-    </div>
+    <Field
+      label={label}
+      id={id}
+      type="date"
+      name={name}
+      value={value}
+      min={today}
+      required={required}
+      onChange={(event) => onChange(event.target.value)}
+      className="w-fit"
+      note="The last day it holds (UTC). From the next day agents no longer recall it."
+    />
   );
 }
