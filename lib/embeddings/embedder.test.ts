@@ -65,7 +65,8 @@ describe("embedDueBatch", () => {
     expect(await due()).toEqual([]);
     const [row] = await readAll<{ body: string }>(t.db, "SELECT body FROM facts WHERE id = ?", [(await vectors())[0].id]);
     const stored = JSON.parse((await vectors())[0].embedding) as number[];
-    testVector(row.body).forEach((value, i) => expect(stored[i]).toBeCloseTo(value, 6));
+    // Stored as float32 and read back as text with six decimals: equal to within 1e-6, not 5e-7.
+    testVector(row.body).forEach((value, i) => expect(Math.abs(stored[i] - value)).toBeLessThan(1e-6));
     expect(await embedDueBatch(t.db, settings)).toEqual({ status: "done", picked: 0, embedded: 0 });
   });
 
