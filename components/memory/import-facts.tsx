@@ -135,6 +135,18 @@ function Counts({ summary, done }: { summary: ImportSummary; done: boolean }) {
           ) : null}
         </ul>
       ) : null}
+      {summary.instructionLike.length ? (
+        <ul className="list-disc pl-5 text-amber-800" aria-label="Items that read like instructions">
+          {summary.instructionLike.map((problem) => (
+            <li key={problem.item}>
+              Item {problem.item} reads like {problem.reason}.
+            </li>
+          ))}
+          {summary.instructionLikeCount > summary.instructionLike.length ? (
+            <li>…and {summary.instructionLikeCount - summary.instructionLike.length} more.</li>
+          ) : null}
+        </ul>
+      ) : null}
     </>
   );
 }

@@ -16,6 +16,9 @@ export type ImportSummary = {
   /** The first refused items, by number in the file (1-based), with why. */
   refused: { item: number; reason: string }[];
   refusedCount: number;
+  /** The first items that read like instructions to the agent, by number, with why; they are imported as written once the owner goes ahead. */
+  instructionLike: { item: number; reason: string }[];
+  instructionLikeCount: number;
   /** Facts the agent keeps now, and how far past the limit the import would go. */
   kept: number;
   overLimitBy: number;
@@ -39,12 +42,21 @@ function summaryOf(plan: ImportPlan): ImportSummary {
     otherScopes: plan.otherScopes,
     refused: plan.refused.slice(0, SHOW_REFUSED),
     refusedCount: plan.refused.length,
+    instructionLike: plan.instructionLike.slice(0, SHOW_REFUSED),
+    instructionLikeCount: plan.instructionLike.length,
     kept: plan.kept,
     overLimitBy: plan.overLimitBy,
   };
 }
 
 const facts = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "fact" : "facts"}`;
+
+/** The check's warning about text that reads like instructions to the agent, or nothing. */
+function instructionNote(summary: ImportSummary): string {
+  const n = summary.instructionLikeCount;
+  if (!n) return "";
+  return ` ${n === 1 ? "One of them reads" : `${n.toLocaleString("en-US")} of them read`} like an instruction to the agent (listed above): agents treat facts as notes, but such a fact can still mislead them. Remove ${n === 1 ? "it" : "them"} from the file, or import anyway.`;
+}
 
 /** Why the whole file can't be imported, or null when it can. */
 function blocker(summary: ImportSummary, agentName: string): string | null {
@@ -80,7 +92,7 @@ export async function answerImport(
       status: "checked",
       summary,
       canImport: stop === null,
-      message: stop ?? `Ready to import ${facts(summary.toAdd)}. Nothing has changed yet.`,
+      message: stop ?? `Ready to import ${facts(summary.toAdd)}.${instructionNote(summary)} Nothing has changed yet.`,
     };
   }
 

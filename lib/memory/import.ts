@@ -16,6 +16,7 @@ import { recordAudit } from "@/lib/admin/audit";
 import { factsFileShape, importedFact } from "@/lib/validation/facts-file";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { MAX_FACTS } from "./rules";
+import { looksLikeInstruction } from "./instruction-text";
 import { looksLikeSecret } from "./secrets";
 import { liveFactCount } from "./store";
 import { remember, type PersonActor } from "./writes";
@@ -31,6 +32,8 @@ export type ImportPlan = {
   /** Channel and person facts: not imported. */
   otherScopes: number;
   refused: ImportProblem[];
+  /** Items that would be added but read like instructions to the agent (instruction-text.ts): the check says so before the import. */
+  instructionLike: ImportProblem[];
   /** Live facts the agent keeps now. */
   kept: number;
   /** How far past MAX_FACTS the import would take the agent (0 when it fits). */
@@ -61,7 +64,16 @@ async function workspaceKeys(db: Conn, agentId: string): Promise<Set<string>> {
 /** Sorts every item of the file into add, duplicate, other scope or refused; writes nothing. */
 export async function planImport(db: Conn, agentId: string, items: unknown[]): Promise<ImportPlan> {
   const seen = await workspaceKeys(db, agentId);
-  const plan: ImportPlan = { add: [], validUntil: [], duplicates: 0, otherScopes: 0, refused: [], kept: 0, overLimitBy: 0 };
+  const plan: ImportPlan = {
+    add: [],
+    validUntil: [],
+    duplicates: 0,
+    otherScopes: 0,
+    refused: [],
+    instructionLike: [],
+    kept: 0,
+    overLimitBy: 0,
+  };
   items.forEach((raw, index) => {
     const item = index + 1;
     const parsed = importedFact.safeParse(raw);
@@ -89,6 +101,9 @@ export async function planImport(db: Conn, agentId: string, items: unknown[]): P
       return;
     }
     seen.add(key);
+    const instruction = looksLikeInstruction(body);
+    // The rule's name, not the matched words: the import's answers carry no fact text.
+    if (instruction.flagged) plan.instructionLike.push({ item, reason: instruction.kind });
     plan.add.push(body);
     plan.validUntil.push(parsed.data.valid_until ?? null);
   });

@@ -57,7 +57,8 @@
  */
 import { detectionForm } from "./secrets";
 
-export type InstructionVerdict = { flagged: false } | { flagged: true; why: string };
+/** `why` quotes the words that matched; `kind` names the rule alone, for answers that never echo fact text. */
+export type InstructionVerdict = { flagged: false } | { flagged: true; why: string; kind: string };
 
 // --- How the text is read ---
 
@@ -341,7 +342,7 @@ export function looksLikeInstruction(text: string): InstructionVerdict {
   const forms = readingForms(text);
   for (const { label, form, pattern } of RULES) {
     const match = pattern.exec(forms[form]);
-    if (match) return { flagged: true, why: `${label}: '${excerpt(match, forms[form])}'` };
+    if (match) return { flagged: true, why: `${label}: '${excerpt(match, forms[form])}'`, kind: label };
   }
   return { flagged: false };
 }
