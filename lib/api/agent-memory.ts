@@ -13,9 +13,8 @@ import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
 import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
-import type { RecallBranch } from "@/lib/memory/store";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
-import { nearestByMeaning } from "@/lib/embeddings/meaning";
+import { meaningFor } from "@/lib/embeddings/meaning";
 import { toMemory } from "@/lib/memory/wire";
 import { agentForget, remember } from "@/lib/memory/writes";
 import { displayName } from "@/lib/person-name";
@@ -45,12 +44,6 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
   }
 }
 
-/** The facts nearest the question's meaning, or null when no provider is set or it failed (words only, then). */
-async function meaningFor(db: Conn, agent: AgentContext, branches: RecallBranch[], question: string, today: string) {
-  const meaning = await nearestByMeaning(db, agent.agentId, agent.workspaceId, branches, question, undefined, today);
-  return meaning.status === "ok" ? meaning.nearest : null;
-}
-
 export type RecallForAgentOptions = {
   /** False ranks by words even when an embeddings provider is configured (the quality benchmark compares the two). */
   meaning?: boolean;
@@ -76,10 +69,7 @@ export async function recallForAgent(
     budget: input.budget,
     version: agent.recallVersion,
     today: options.today,
-    meaning:
-      options.meaning === false
-        ? undefined
-        : (branches, question, today) => meaningFor(db, agent, branches, question, today),
+    meaning: options.meaning === false ? undefined : meaningFor(db, agent.agentId, agent.workspaceId),
   });
   return {
     place: { channel_id: place.channelId, kind: place.kind, people: place.people },

@@ -9,6 +9,7 @@ import { readAll, type Conn } from "@/db/client";
 import { errorSummary } from "@/lib/ops/log";
 import { RECALL_LIMIT, utcDay } from "@/lib/memory/rules";
 import { UNEXPIRED_SQL } from "@/lib/memory/rules-sql";
+import type { MeaningLookup } from "@/lib/memory/ranked-recall";
 import type { RecallBranch } from "@/lib/memory/store";
 import { questionEmbedder } from "./provider";
 import { embeddingsSettings } from "./settings";
@@ -82,4 +83,16 @@ export async function nearestByMeaning(
   } catch (error) {
     return { status: "failed", reason: `the vectors could not be read: ${errorSummary(error)}` };
   }
+}
+
+/**
+ * Meaning as ranked recall asks for it (recallRanked's `meaning`), for one agent:
+ * the nearest facts, or null when no provider is set or it failed, so recall ranks
+ * by words and says so. The agent API and the Memory page's preview both use it.
+ */
+export function meaningFor(db: Conn, agentId: string, workspaceId: string): MeaningLookup {
+  return async (branches, question, today) => {
+    const meaning = await nearestByMeaning(db, agentId, workspaceId, branches, question, undefined, today);
+    return meaning.status === "ok" ? meaning.nearest : null;
+  };
 }

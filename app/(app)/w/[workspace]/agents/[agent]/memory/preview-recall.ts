@@ -8,7 +8,7 @@
  */
 import type { Conn } from "@/db/client";
 import type { PreviewResult } from "@/components/memory/recall-preview";
-import { nearestByMeaning } from "@/lib/embeddings/meaning";
+import { meaningFor } from "@/lib/embeddings/meaning";
 import type { ReadableChannel } from "@/lib/memory/channels";
 import { derivePlace, PlaceError } from "@/lib/memory/place";
 import { recallRanked } from "@/lib/memory/ranked-recall";
@@ -60,10 +60,7 @@ export async function previewRecall(
     // Every fact left out, with its reason: agents get only the count.
     explain: true,
     // As recallForAgent (lib/api/agent-memory.ts) asks it: meaning when a provider answers, words only when not.
-    meaning: async (branches, text, today) => {
-      const meaning = await nearestByMeaning(db, who.agentId, who.workspaceId, branches, text, undefined, today);
-      return meaning.status === "ok" ? meaning.nearest : null;
-    },
+    meaning: meaningFor(db, who.agentId, who.workspaceId),
   });
   return {
     status: "ok",
