@@ -24,13 +24,9 @@ const ANA = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" }
 let t: TempDb;
 let cache: RecallCache;
 let other: Client | null = null;
-let seeded = 0;
 beforeEach(async () => {
   t = await createTempDb();
   await seedDemo(t.db, { scout: SCOUT_KEY });
-  // Every file seeded alike reaches the same memory version, and this process's kept word indexes know agents
-  // by id and version only (see the todo at the end): a version of this database's own keeps them apart.
-  await t.db.$client.execute({ sql: "UPDATE agents SET memory_version = ? WHERE id = 'scout'", args: [++seeded * 1_000_000] });
   cache = new RecallCache(64 * 2 ** 20);
 });
 afterEach(() => {
