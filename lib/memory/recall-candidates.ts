@@ -16,15 +16,12 @@ import { readAll, type Conn } from "@/db/client";
 import { readConfig } from "@/lib/config";
 import { recallable, utcDay, type Place } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { UNEXPIRED_SQL } from "./rules-sql";
-import { recallBranches, type RecallBranch } from "./store";
+import { BRANCH_WHERE, branchArgs, recallBranches, type RecallBranch } from "./store";
 import { VersionedCache, cacheFor } from "./versioned-cache";
 import { WordIndex } from "./word-index";
 
-/** One branch's live, unexpired facts in recall order (the index's own order: no sort). Parameters: agent, scope, ref, workspace, today. */
-const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts
-  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}
-  ORDER BY pinned DESC, updated_at DESC, id DESC`;
+/** One branch's live, unexpired facts in recall order (the index's own order: no sort). Parameters: branchArgs. */
+const BRANCH_SQL = `SELECT ${FACT_COLUMNS} FROM facts WHERE ${BRANCH_WHERE} ORDER BY pinned DESC, updated_at DESC, id DESC`;
 
 /**
  * What a kept fact costs in memory, roughly: its row's objects, its postings, its
@@ -45,7 +42,7 @@ async function readBranch(
   branch: RecallBranch,
   today: string,
 ): Promise<WordIndex> {
-  const rows = await readAll<FactColumnsRow>(db, BRANCH_SQL, [agentId, branch.scope, branch.ref, workspaceId, today]);
+  const rows = await readAll<FactColumnsRow>(db, BRANCH_SQL, branchArgs(agentId, workspaceId, branch, today));
   return new WordIndex(rows.map(storedFact));
 }
 

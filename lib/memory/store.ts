@@ -18,10 +18,18 @@ export type { StoredFact } from "./fact-columns";
  */
 export type ListedFact = StoredFact & { createdByName: string | null; recalledCount: number; lastRecalledAt: string | null };
 
-/** One scope's newest unexpired facts for recall, walked straight off facts_recall_idx. Parameters: agent, scope, ref, workspace, today. */
-const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts
-    WHERE agent_id = ? AND scope = ? AND scope_ref = ?
-      AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}
+/**
+ * One recall branch's live, unexpired facts: an index range of facts_recall_idx.
+ * Parameters: branchArgs. Every reader of a branch (newest 40, count, word indexes) uses it.
+ */
+export const BRANCH_WHERE = `agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}`;
+
+export function branchArgs(agentId: string, workspaceId: string, branch: RecallBranch, today: string): string[] {
+  return [agentId, branch.scope, branch.ref, workspaceId, today];
+}
+
+/** One scope's newest unexpired facts for recall, walked straight off facts_recall_idx. Parameters: branchArgs. */
+const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts WHERE ${BRANCH_WHERE}
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
 // The branches' columns go by StoredFact's names.
 const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
@@ -38,12 +46,9 @@ export const RECALL_SQL = {
  * with the data — and filters again with the pure rule, as of the same `today`.
  */
 export async function recall(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<StoredFact[]> {
-  const { workspaceId, channelId } = place;
-  const args = [agentId, "workspace", "", workspaceId, today, agentId, "channel", channelId, workspaceId, today];
-  const person = soloPerson(place);
-  const rows = person
-    ? await readAll<FactColumnsRow>(db, RECALL_SQL.threeScopes, [...args, agentId, "person", person, workspaceId, today])
-    : await readAll<FactColumnsRow>(db, RECALL_SQL.twoScopes, args);
+  const branches = recallBranches(place);
+  const args = branches.flatMap((branch) => branchArgs(agentId, place.workspaceId, branch, today));
+  const rows = await readAll<FactColumnsRow>(db, branches.length === 3 ? RECALL_SQL.threeScopes : RECALL_SQL.twoScopes, args);
   return rows.map(storedFact).filter((fact) => recallable(fact, place, today));
 }
 
@@ -64,9 +69,8 @@ export function recallBranches(place: Place): RecallBranch[] {
   return branches;
 }
 
-/** One branch's live, unexpired facts, counted off facts_recall_idx. Parameters: agent, scope, ref, workspace, today. */
-const COUNT_BRANCH = `(SELECT count(*) FROM facts
-    WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL})`;
+/** One branch's live, unexpired facts, counted off facts_recall_idx. Parameters: branchArgs. */
+const COUNT_BRANCH = `(SELECT count(*) FROM facts WHERE ${BRANCH_WHERE})`;
 
 /** How many facts the agent may recall in this place today: what recall chooses its 40 from. */
 export async function recallableCount(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<number> {
@@ -74,7 +78,7 @@ export async function recallableCount(db: Conn, agentId: string, place: Place, t
   const [row] = await readAll<{ n: number }>(
     db,
     `SELECT ${branches.map(() => COUNT_BRANCH).join(" + ")} AS n`,
-    branches.flatMap((branch) => [agentId, branch.scope, branch.ref, place.workspaceId, today]),
+    branches.flatMap((branch) => branchArgs(agentId, place.workspaceId, branch, today)),
   );
   return Number(row?.n ?? 0);
 }
