@@ -19,7 +19,7 @@ import { recallForAgent } from "@/lib/api/agent-memory";
 import { authenticateAgent, type AgentContext } from "@/lib/api/auth";
 import { newId } from "@/lib/ids";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
-import { dedupeKey } from "./fact-text";
+import { cleanFact, dedupeKey } from "./fact-text";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
 import type { RankedRecall } from "./ranking";
@@ -96,7 +96,14 @@ const world = fc.record({
       scope: fc.constantFrom("workspace" as const, "channel" as const, "person" as const),
       channelRef: fc.constantFrom(...CHANNEL_IDS, "ghost"),
       personRef: fc.constantFrom(...PEOPLE, "ghost"),
-      body: fc.oneof({ weight: 4, arbitrary: phrase(1, 10) }, fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })),
+      // Any text, as Mnemo stores it: cleaned (cleanFact), never blank — as every writer leaves it.
+      body: fc.oneof(
+        { weight: 4, arbitrary: phrase(1, 10) },
+        fc
+          .string({ unit: "grapheme", minLength: 1, maxLength: 30 })
+          .map((text) => cleanFact(text))
+          .filter((text): text is string => !!text),
+      ),
       scopeLabel: fc.constantFrom(...LABELS),
       sourceLabel: fc.constantFrom(...LABELS),
       pinned: fc.nat(9).map((n) => n < 2),
