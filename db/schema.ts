@@ -15,6 +15,7 @@ import {
   index,
   integer,
   primaryKey,
+  real,
   sqliteTable,
   text,
   uniqueIndex,
@@ -177,6 +178,9 @@ export const channelMembers = sqliteTable(
 
 // --- Agents and their keys ---
 
+/** Whether an agent's writes of a scope wait for a person's decision (proposals) or are kept at once. */
+export const WRITE_POLICIES = ["wait", "keep"] as const;
+
 export const agents = sqliteTable(
   "agents",
   {
@@ -188,8 +192,13 @@ export const agents = sqliteTable(
     name: text("name").notNull(),
     /** Bumped by triggers (drizzle/0005) whenever any fact of this agent is added, changed or deleted. */
     memoryVersion: integer("memory_version").notNull().default(0),
+    /** Workspace facts this agent writes: kept only once an owner approves them ("wait"), or at once ("keep"). */
+    workspaceFacts: text("workspace_facts", { enum: WRITE_POLICIES }).notNull().default("wait"),
+    /** Channel facts this agent writes: kept at once ("keep"), or once someone in the channel approves ("wait"). */
+    channelFacts: text("channel_facts", { enum: WRITE_POLICIES }).notNull().default("keep"),
     createdAt: text("created_at").notNull().default(now),
   },
+  // No CHECK on the policies: adding one would rebuild the table, and dropping `agents` cascades to its facts.
   (t) => [uniqueIndex("agents_workspace_handle_idx").on(t.workspaceId, t.handle)],
 );
 
@@ -217,6 +226,8 @@ export const agentKeys = sqliteTable(
 export const SCOPES = ["workspace", "channel", "person"] as const;
 export const SOURCE_KINDS = ["message", "session", "person"] as const;
 export const CREATOR_KINDS = ["agent", "user"] as const;
+
+export const PROPOSAL_REASONS = ["setting", "instruction"] as const;
 
 export const facts = sqliteTable(
   "facts",
@@ -256,6 +267,13 @@ export const facts = sqliteTable(
     forgottenAt: text("forgotten_at"),
     /** The last day (UTC, "YYYY-MM-DD") the fact holds; from the next it is expired: never recalled, still counted. */
     validUntil: text("valid_until"),
+    /**
+     * Set while the fact is a proposal waiting for a person's decision: never recalled, still counted
+     * toward the limit (a flood fills the agent, not the workspace), deduplicated like a live fact.
+     */
+    proposedAt: text("proposed_at"),
+    /** Why a proposal waits: the agent's setting for its scope, or text that reads as an instruction. Set with proposed_at. */
+    proposalReason: text("proposal_reason", { enum: PROPOSAL_REASONS }),
   },
   (t) => [
     // Recall: agent, scope and ref by equality, then pinned and newest by the index's order.
@@ -293,6 +311,12 @@ export const FACT_EVENT_KINDS = [
   "unpin",
   "forget",
   "restore",
+  // Proposals: an agent's write waiting for a person, and that person's decision.
+  "propose",
+  "approve",
+  "decline",
+  // A fact written in another's place: the old one's text and id live on in the new one's history.
+  "replace",
 ] as const;
 
 export const factEvents = sqliteTable(
@@ -310,15 +334,39 @@ export const factEvents = sqliteTable(
     actorName: text("actor_name").notNull(),
     before: text("before"),
     after: text("after"),
+    /** For "replace": the id the replaced fact had, so a link to it still leads here. */
+    otherFactId: text("other_fact_id"),
     at: text("at").notNull(),
   },
   (t) => [
     index("fact_events_fact_idx").on(t.factId, t.id),
+    index("fact_events_other_fact_idx").on(t.otherFactId).where(sql`${t.otherFactId} is not null`),
     check(
       "fact_events_kind_check",
-      sql`${t.kind} in ('remember', 'correct', 'pin', 'unpin', 'forget', 'restore')`,
+      sql`${t.kind} in ('remember', 'correct', 'pin', 'unpin', 'forget', 'restore', 'propose', 'approve', 'decline', 'replace')`,
     ),
   ],
+);
+
+/**
+ * A new fact that reads very like another live fact or proposal of the same agent,
+ * scope and place (never identical: dedupe refreshes those). Kept so the Memory page
+ * can say "Looks like …" until someone replaces the older one, keeps both (the row
+ * goes) or forgets either (the cascade takes it).
+ */
+export const factLookAlikes = sqliteTable(
+  "fact_look_alikes",
+  {
+    factId: text("fact_id")
+      .notNull()
+      .references(() => facts.id, { onDelete: "cascade" }),
+    otherId: text("other_id")
+      .notNull()
+      .references(() => facts.id, { onDelete: "cascade" }),
+    /** How alike, 0..1 (lib/memory/look-alikes.ts). */
+    score: real("score").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.factId, t.otherId] }), index("fact_look_alikes_other_idx").on(t.otherId)],
 );
 
 /**
