@@ -336,6 +336,8 @@ export const factEvents = sqliteTable(
     after: text("after"),
     /** For "replace": the id the replaced fact had, so a link to it still leads here. */
     otherFactId: text("other_fact_id"),
+    /** Where an agent made the change ("@ana in #general"), so History can say so after the fact it came with is gone. */
+    placeLabel: text("place_label"),
     at: text("at").notNull(),
   },
   (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE `fact_events` ADD `place_label` text;
