@@ -6,42 +6,14 @@
  * the query itself. Answers are small states, never rows.
  */
 import { memoryAction, NOT_FOUND } from "@/lib/actions/memory-action";
+import { instructionWarning, secretMessage } from "@/lib/actions/fact-text-answers";
 import type { FactActionState, HistoryState } from "@/lib/actions/memory-states";
-import { cleanFact } from "@/lib/memory/fact-text";
-import { looksLikeInstruction } from "@/lib/memory/instruction-text";
 import { MAX_FACTS } from "@/lib/memory/rules";
-import { looksLikeSecret } from "@/lib/memory/secrets";
 import { factHistory } from "@/lib/memory/store";
 import { tellFact } from "@/lib/memory/tell";
 import { correctFact, forgetFact, purgeFact, restoreFact, setPinned, setValidUntil } from "@/lib/memory/writes";
 import { dayInWords } from "@/lib/day-words";
 import { addFactInput, correctFactInput, factTarget, pinFactInput, renewFactInput } from "@/lib/validation/memory";
-
-function secretMessage(what: string): string {
-  return `That looks like ${what}. Mnemo never keeps credentials: take it out and try again.`;
-}
-
-/**
- * The instruction-like warning, decided here on the server whatever the browser
- * sent: flagged text is kept only when the person confirmed it. The detector reads
- * the text as it would be stored; blanks and credentials are left to the write,
- * which refuses them with its own message (a warning before "take the password
- * out" would ask to confirm something that can never be kept).
- */
-function instructionWarning(text: string, confirm: boolean): FactActionState | null {
-  if (confirm) return null;
-  const body = cleanFact(text);
-  if (!body || looksLikeSecret(body)) return null;
-  const verdict = looksLikeInstruction(body);
-  if (!verdict.flagged) return null;
-  return {
-    status: "warning",
-    why: verdict.why,
-    message:
-      `This reads like an instruction to the agent (${verdict.why}). ` +
-      "Agents treat facts as notes, but a fact like this can still mislead them. Keep it anyway?",
-  };
-}
 
 function fullMessage(agentName: string): string {
   return `${agentName}'s memory is full (${MAX_FACTS.toLocaleString("en-US")} facts). Forget a fact before adding another.`;
