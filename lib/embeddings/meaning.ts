@@ -8,7 +8,7 @@
 import { readAll, type Conn } from "@/db/client";
 import { errorSummary } from "@/lib/ops/log";
 import { RECALL_LIMIT, utcDay } from "@/lib/memory/rules";
-import { UNEXPIRED_SQL } from "@/lib/memory/rules-sql";
+import { NOT_PROPOSED_SQL, UNEXPIRED_SQL } from "@/lib/memory/rules-sql";
 import type { MeaningLookup } from "@/lib/memory/ranked-recall";
 import type { RecallBranch } from "@/lib/memory/store";
 import { questionEmbedder } from "./provider";
@@ -28,7 +28,7 @@ export type Meaning =
 export const nearestSql = (branches: number) => `SELECT facts.id AS id,
       vector_distance_cos(fact_vectors.embedding, vector32(?)) AS distance
     FROM facts INDEXED BY facts_recall_idx CROSS JOIN fact_vectors ON fact_vectors.fact_id = facts.id
-    WHERE facts.agent_id = ? AND facts.workspace_id = ? AND facts.forgotten_at IS NULL AND ${UNEXPIRED_SQL}
+    WHERE facts.agent_id = ? AND facts.workspace_id = ? AND facts.forgotten_at IS NULL AND ${UNEXPIRED_SQL} AND ${NOT_PROPOSED_SQL}
       AND (facts.scope, facts.scope_ref) IN (VALUES ${Array(branches).fill("(?, ?)").join(", ")})
       AND fact_vectors.model = ? AND length(fact_vectors.embedding) = ?
     ORDER BY distance, facts.id

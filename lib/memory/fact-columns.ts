@@ -30,6 +30,8 @@ const FIELDS = [
   "updatedAt",
   "forgottenAt",
   "validUntil",
+  "proposedAt",
+  "proposalReason",
 ] as const satisfies readonly (keyof StoredFact & keyof typeof facts.$inferSelect)[];
 
 export const FACT_COLUMNS = FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");

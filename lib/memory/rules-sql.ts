@@ -83,13 +83,16 @@ export function unexpiredSql(today: string): SqlPart {
   return { text: UNEXPIRED_SQL, args: [today] };
 }
 
+/** Not a proposal waiting for a person: what `recallable` asks of `proposedAt`. No parameters. */
+export const NOT_PROPOSED_SQL = "facts.proposed_at IS NULL";
+
 /**
  * `recallable`: workspace facts anywhere in the workspace, channel facts in their channel, person facts in a
- * solo DM with that person — none of them expired as of `today`.
+ * solo DM with that person — none of them expired as of `today`, none a proposal.
  */
 export function recallableSql(place: Place, today: string = utcDay()): SqlPart {
   return {
-    text: `(facts.workspace_id = ? AND ${UNEXPIRED_SQL} AND (
+    text: `(facts.workspace_id = ? AND ${UNEXPIRED_SQL} AND ${NOT_PROPOSED_SQL} AND (
     facts.scope = 'workspace'
     OR (facts.scope = 'channel' AND facts.scope_ref = ?)
     OR (facts.scope = 'person' AND facts.scope_ref = ?)))`,

@@ -59,6 +59,10 @@ export type FactRow = FactScope & {
   correctedAt?: string | null;
   /** The last day the fact holds (UTC, "YYYY-MM-DD"), or null for no end. */
   validUntil?: string | null;
+  /** Set while the fact is a proposal waiting for a person: never recalled. */
+  proposedAt?: string | null;
+  /** Why a proposal waits (ProposalReason), null for a live fact. */
+  proposalReason?: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -97,6 +101,32 @@ export function validUntilProblem(day: string, today: string): "past" | "too_far
   return null;
 }
 
+/** Whether an agent's writes of a scope wait for a person ("wait") or are kept at once ("keep"). */
+export type WritePolicy = "wait" | "keep";
+/** An agent's two settings: workspace facts wait by default, channel facts are kept by default. */
+export type WritePolicies = { workspaceFacts: WritePolicy; channelFacts: WritePolicy };
+/** Why a proposal waits: the agent's setting for the scope, or text that reads as an instruction. */
+export type ProposalReason = "setting" | "instruction";
+
+/**
+ * Who waits: an agent's write is a proposal when its text reads as an instruction
+ * (instruction-text.ts), whatever the scope and setting, or when the agent's setting
+ * for the scope it was granted says "wait" (person facts have no setting). People's
+ * writes never wait: they may change what they write, and the form warns them.
+ */
+export function proposalReasonFor(
+  writer: "agent" | "user",
+  scope: Scope,
+  policies: WritePolicies,
+  instructionLike: boolean,
+): ProposalReason | null {
+  if (writer !== "agent") return null;
+  if (instructionLike) return "instruction";
+  if (scope === "workspace" && policies.workspaceFacts === "wait") return "setting";
+  if (scope === "channel" && policies.channelFacts === "wait") return "setting";
+  return null;
+}
+
 /** The one person a DM is with, when it is with exactly one; otherwise null. */
 export function soloPerson(place: Pick<Place, "kind" | "people">): string | null {
   return place.kind === "dm" && place.people.length === 1 ? place.people[0] : null;
@@ -106,14 +136,14 @@ export function soloPerson(place: Pick<Place, "kind" | "people">): string | null
  * Recall follows the scope: workspace facts anywhere in their workspace, channel
  * facts only in that channel, person facts only in a solo DM with that person.
  * An unknown scope is never recalled; nothing crosses workspaces; an expired fact
- * (as of `today`, UTC) is recalled nowhere.
+ * (as of `today`, UTC) and a proposal (until a person approves it) are recalled nowhere.
  */
 export function recallable(
-  fact: FactScope & { validUntil?: string | null },
+  fact: FactScope & { validUntil?: string | null; proposedAt?: string | null },
   place: Place,
   today: string = utcDay(),
 ): boolean {
-  if (fact.workspaceId !== place.workspaceId || expired(fact, today)) return false;
+  if (fact.workspaceId !== place.workspaceId || expired(fact, today) || fact.proposedAt) return false;
   switch (fact.scope) {
     case "workspace":
       return true;

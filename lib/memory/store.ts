@@ -8,7 +8,7 @@ import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { UNEXPIRED_SQL, changeableSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
+import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
@@ -19,10 +19,10 @@ export type { StoredFact } from "./fact-columns";
 export type ListedFact = StoredFact & { createdByName: string | null; recalledCount: number; lastRecalledAt: string | null };
 
 /**
- * One recall branch's live, unexpired facts: an index range of facts_recall_idx.
+ * One recall branch's live, unexpired facts, proposals left out: an index range of facts_recall_idx.
  * Parameters: branchArgs. Every reader of a branch (newest 40, count, word indexes) uses it.
  */
-export const BRANCH_WHERE = `agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL}`;
+export const BRANCH_WHERE = `agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ? AND ${UNEXPIRED_SQL} AND ${NOT_PROPOSED_SQL}`;
 
 export function branchArgs(agentId: string, workspaceId: string, branch: RecallBranch, today: string): string[] {
   return [agentId, branch.scope, branch.ref, workspaceId, today];
@@ -135,11 +135,12 @@ export type ListOptions = FactFilters & {
 };
 
 
-/** The conditions for a person's view of an agent's live facts, filters included. */
+/** The conditions for a person's view of an agent's live facts, filters included. Proposals are the Inbox's (proposals.ts). */
 function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilters): SqlPart[] {
   const conditions: SqlPart[] = [
     { text: "facts.agent_id = ?", args: [agentId] },
     { text: "facts.forgotten_at IS NULL", args: [] },
+    { text: NOT_PROPOSED_SQL, args: [] },
     visibleSql(viewer),
   ];
   if (filters.scope) conditions.push({ text: "facts.scope = ?", args: [filters.scope] });
@@ -217,6 +218,19 @@ export async function countVisibleFacts(
   return counts;
 }
 
+/**
+ * What a person may see of one fact: a live one as visibleTo says, a proposal only if they may decide it
+ * (changeableBy), as the Inbox shows it — a member never reads a workspace proposal waiting for owners.
+ */
+export function seenSql(viewer: ViewerRef): SqlPart {
+  const visible = visibleSql(viewer);
+  const changeable = changeableSql(viewer);
+  return {
+    text: `((${NOT_PROPOSED_SQL} AND ${visible.text}) OR (facts.proposed_at IS NOT NULL AND ${changeable.text}))`,
+    args: [...visible.args, ...changeable.args],
+  };
+}
+
 /** One fact this person may see, or null — the same answer for missing and not allowed. */
 export async function getVisibleFact(
   db: Conn,
@@ -224,7 +238,7 @@ export async function getVisibleFact(
   agentId: string,
   factId: string,
 ): Promise<StoredFact | null> {
-  const visible = visibleSql(viewer);
+  const visible = seenSql(viewer);
   const [row] = await readAll<FactColumnsRow>(
     db,
     `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? AND ${visible.text} LIMIT 1`,
@@ -238,7 +252,7 @@ export type FactEvent = Pick<typeof factEvents.$inferSelect, "kind" | "actorName
 
 /** The history of a fact this person may see, oldest first; empty when they may not see it. */
 export async function factHistory(db: Conn, viewer: ViewerRef, agentId: string, factId: string): Promise<FactEvent[]> {
-  const visible = visibleSql(viewer);
+  const visible = seenSql(viewer);
   return readAll<FactEvent>(
     db,
     `SELECT e.kind, e.actor_name AS actorName, e.actor_kind AS actorKind, e.before, e.after, e.at
@@ -249,7 +263,7 @@ export async function factHistory(db: Conn, viewer: ViewerRef, agentId: string, 
   );
 }
 
-/** Live facts of one agent. Parameter: the agent. */
+/** Live facts of one agent, proposals included (a flood of them fills the agent, not the workspace). Parameter: the agent. */
 export const LIVE_COUNT_SQL = "SELECT count(*) AS n FROM facts WHERE agent_id = ? AND forgotten_at IS NULL";
 
 /** Live facts an agent keeps: what counts against MAX_FACTS. */
@@ -306,7 +320,7 @@ export async function listExpiredFacts(
 ): Promise<{ facts: StoredFact[]; total: number }> {
   const changeable = changeableSql(viewer);
   const where = {
-    text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND facts.valid_until < ? AND ${changeable.text}`,
+    text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${NOT_PROPOSED_SQL} AND facts.valid_until < ? AND ${changeable.text}`,
     args: [agentId, today, ...changeable.args],
   };
   const [rows, [counted]] = await Promise.all([

@@ -10,7 +10,7 @@ import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
-import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type Scope } from "./rules";
+import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
@@ -20,10 +20,10 @@ export type Actor = { kind: "user" | "agent"; id: string; name: string };
 /** A signed-in person changing facts in one workspace: the viewer, and how history and sources name them. */
 export type PersonActor = ViewerRef & { name: string; handle: string };
 
-type TextProblem = { status: "invalid_fact" } | { status: "looks_like_secret"; what: string };
+export type TextProblem = { status: "invalid_fact" } | { status: "looks_like_secret"; what: string };
 
 /** Cleans text and refuses blanks and credentials, before any transaction starts. */
-function checkText(raw: unknown): { body: string } | TextProblem {
+export function checkText(raw: unknown): { body: string } | TextProblem {
   const body = cleanFact(raw);
   if (!body) return { status: "invalid_fact" };
   const what = looksLikeSecret(body);
@@ -34,7 +34,7 @@ function checkText(raw: unknown): { body: string } | TextProblem {
 const EVENT_SQL = `INSERT INTO fact_events (fact_id, kind, actor_id, actor_kind, actor_name, before, after, at)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
-async function recordEvent(
+export async function recordEvent(
   writes: Writes,
   factId: string,
   kind: (typeof factEvents.$inferInsert)["kind"],
@@ -57,7 +57,7 @@ const TWIN_SQL = `SELECT ${FACT_COLUMNS} FROM facts
   LIMIT 1`;
 
 /** The live fact with the same normalised text in the same scope, if any: a repeat refreshes it instead of adding a row. */
-async function findTwin(
+export async function findTwin(
   writes: Writes,
   fact: { agentId: string; scope: string; scopeRef: string; bodyKey: string },
   exceptId: string | null = null,
@@ -83,6 +83,8 @@ export type NewFact = {
   pinned: boolean;
   /** The last day it holds ("YYYY-MM-DD", UTC), checked by the caller; left out: no end, and a twin keeps its own. */
   validUntil?: string | null;
+  /** Set (proposalReasonFor in rules.ts): a new fact is kept as a proposal waiting for a person, for this reason. */
+  proposal?: ProposalReason | null;
 };
 
 export type RememberResult =
@@ -112,10 +114,15 @@ export async function remember(
 const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?), valid_until = ? WHERE id = ?
   RETURNING ${FACT_COLUMNS}`;
 
+/** A person telling a proposal's very text decides it: it becomes live, theirs to keep (keepFact). */
+const APPROVE_TWIN_SQL = `UPDATE facts SET proposed_at = NULL, proposal_reason = NULL, updated_at = ?, pinned = (pinned OR ?),
+    valid_until = ?, version = version + 1
+  WHERE id = ? RETURNING ${FACT_COLUMNS}`;
+
 const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
     source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, valid_until,
-    created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    proposed_at, proposal_reason, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   RETURNING ${FACT_COLUMNS}`;
 
 /**
@@ -131,7 +138,12 @@ function twinValidUntil(twin: StoredFact, input: NewFact): string | null {
   return input.validUntil;
 }
 
-/** remember's steps, inside its transaction: refresh the twin, or check the limit and insert; then the history. */
+/**
+ * remember's steps, inside its transaction: refresh the twin, or check the limit and insert; then the history.
+ * A twin that is a proposal stays one when an agent repeats it (a repeat never skips the wait), and becomes
+ * live when a person tells it (their write passed the same rule as deciding it: tell.ts's `allowed`).
+ * A twin that is live stays live, whatever `input.proposal` says: it was already decided.
+ */
 async function keepFact(writes: Writes, input: NewFact, body: string): Promise<RememberResult> {
   const bodyKey = dedupeKey(body);
   const scopeRef = input.scope === "workspace" ? "" : input.scopeRef;
@@ -140,8 +152,15 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
   if (twin) {
     // A person re-telling a fact also pins it, as every fact people add is pinned.
     const pin = input.pinned && !twin.pinned;
-    const [row] = await writes.all<FactColumnsRow>(REFRESH_SQL, [at, pin ? 1 : 0, twinValidUntil(twin, input), twin.id]);
-    await recordEvent(writes, twin.id, "remember", input.by, twin.body, twin.body, at);
+    const approve = !!twin.proposedAt && input.by.kind === "user";
+    const [row] = await writes.all<FactColumnsRow>(approve ? APPROVE_TWIN_SQL : REFRESH_SQL, [
+      at,
+      pin ? 1 : 0,
+      twinValidUntil(twin, input),
+      twin.id,
+    ]);
+    const kind = approve ? "approve" : twin.proposedAt ? "propose" : "remember";
+    await recordEvent(writes, twin.id, kind, input.by, twin.body, twin.body, at);
     if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
     return { status: "deduplicated", fact: storedFact(row) };
   }
@@ -164,19 +183,21 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
     input.by.kind,
     input.pinned ? 1 : 0,
     input.validUntil ?? null,
+    input.proposal ? at : null,
+    input.proposal ?? null,
     at,
     at,
   ]);
-  await recordEvent(writes, row.id, "remember", input.by, null, body, at);
+  await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
   return { status: "created", fact: storedFact(row) };
 }
 
-function personActor(viewer: PersonActor): Actor {
+export function personActor(viewer: PersonActor): Actor {
   return { kind: "user", id: viewer.id, name: viewer.name };
 }
 
-/** A live fact of this agent the person may change, read inside the transaction. */
-async function changeableFact(writes: Writes, viewer: PersonActor, agentId: string, factId: string) {
+/** A live fact (or proposal) of this agent the person may change, read inside the transaction. */
+export async function changeableFact(writes: Writes, viewer: PersonActor, agentId: string, factId: string) {
   const changeable = changeableSql(viewer);
   const [row] = await writes.all<FactColumnsRow>(
     `SELECT ${FACT_COLUMNS} FROM facts
@@ -223,18 +244,39 @@ export async function correctFact(
     if (await findTwin(writes, { ...current, bodyKey }, current.id)) return { status: "duplicate" };
 
     const at = nowIso();
-    const changeable = changeableSql(viewer);
-    const [row] = await writes.all<FactColumnsRow>(
-      `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
-          corrected_at = ?, updated_at = ?, version = version + 1
-        WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL AND ${changeable.text}
-        RETURNING ${FACT_COLUMNS}`,
-      [body, bodyKey, viewer.id, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
-    );
+    const row = await writeCorrection(writes, viewer, agentId, factId, fromVersion, body, at);
     if (!row) return { status: "not_found" };
     await recordEvent(writes, factId, "correct", personActor(viewer), current.body, body, at);
-    return { status: "corrected", fact: storedFact(row) };
+    return { status: "corrected", fact: row };
   });
+}
+
+/**
+ * The UPDATE of a person's new text, in the caller's transaction, checked (cleaned, no twin) by the caller:
+ * the person becomes the source, marked corrected. With `approve`, only a proposal changes, and it becomes
+ * live (Edit and approve, proposals.ts). Null when the fact changed, went or may not be changed by them.
+ */
+export async function writeCorrection(
+  writes: Writes,
+  viewer: PersonActor,
+  agentId: string,
+  factId: string,
+  fromVersion: number,
+  body: string,
+  at: string,
+  approve = false,
+): Promise<StoredFact | null> {
+  const changeable = changeableSql(viewer);
+  const decided = approve ? ", proposed_at = NULL, proposal_reason = NULL" : "";
+  const [row] = await writes.all<FactColumnsRow>(
+    `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
+        corrected_at = ?, updated_at = ?, version = version + 1${decided}
+      WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL
+        ${approve ? "AND facts.proposed_at IS NOT NULL" : ""} AND ${changeable.text}
+      RETURNING ${FACT_COLUMNS}`,
+    [body, dedupeKey(body), viewer.id, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
+  );
+  return row ? storedFact(row) : null;
 }
 
 /** A person pins or unpins a fact. Pinning what is already pinned changes nothing and says so. */
@@ -323,14 +365,21 @@ export async function forgetFact(
  * Moves the fact that passes `rule` to "Recently forgotten" and records who did
  * it, in the caller's transaction. False when nothing passed the rule.
  */
-async function moveToForgotten(writes: Writes, factId: string, rule: SqlPart, actor: Actor): Promise<boolean> {
+export async function moveToForgotten(
+  writes: Writes,
+  factId: string,
+  rule: SqlPart,
+  actor: Actor,
+  /** A proposal declined is forgotten with its own event, the reason as `after`. */
+  event: { kind: "forget" | "decline"; after: string | null } = { kind: "forget", after: null },
+): Promise<boolean> {
   const at = nowIso();
   const [changed] = await writes.all<{ body: string }>(
     `UPDATE facts SET forgotten_at = ? WHERE ${rule.text} RETURNING body`,
     [at, ...rule.args],
   );
   if (!changed) return false;
-  await recordEvent(writes, factId, "forget", actor, changed.body, null, at);
+  await recordEvent(writes, factId, event.kind, actor, changed.body, event.after, at);
   return true;
 }
 
@@ -341,7 +390,8 @@ export function graceCutoff(now: Date = new Date()): string {
 
 /**
  * A person restores a recently forgotten fact. It counts against the limit again,
- * and cannot come back beside a live twin.
+ * and cannot come back beside a live twin. A declined proposal comes back as a
+ * proposal (forgetting leaves proposed_at alone), to be decided again.
  */
 export async function restoreFact(
   db: Conn,
