@@ -274,6 +274,12 @@ export const facts = sqliteTable(
     proposedAt: text("proposed_at"),
     /** Why a proposal waits: the agent's setting for its scope, or text that reads as an instruction. Set with proposed_at. */
     proposalReason: text("proposal_reason", { enum: PROPOSAL_REASONS }),
+    /**
+     * The fact's terms for ranked recall, JSON {term: weight} (factTerms in lib/memory/terms.ts), set by every
+     * writer of its text or labels; triggers (drizzle/0015) keep its postings in `fact_terms` from it.
+     * NULL only for rows older than the column until db/migrate.ts fills them.
+     */
+    terms: text("terms"),
   },
   (t) => [
     // Recall: agent, scope and ref by equality, then pinned and newest by the index's order.
@@ -292,6 +298,8 @@ export const facts = sqliteTable(
       .on(t.agentId, t.forgottenAt)
       .where(sql`${t.forgottenAt} is not null`),
     index("facts_workspace_idx").on(t.workspaceId),
+    // Facts whose terms are still to be filled (db/migrate.ts): empty once filled, so the check on start costs nothing.
+    index("facts_terms_missing_idx").on(t.seq).where(sql`${t.terms} is null`),
     index("facts_source_channel_idx").on(t.sourceChannelId),
     check("facts_scope_check", sql`${t.scope} in ('workspace', 'channel', 'person')`),
     check(

@@ -9,6 +9,7 @@ import type { Conn } from "@/db/client";
 import { channelMembers, channels, facts, memberships, users, type ChannelKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { displayName, displayNameSql } from "@/lib/person-name";
+import { factTerms } from "@/lib/memory/terms";
 import { graceCutoff } from "@/lib/memory/writes";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -106,10 +107,18 @@ export async function renameChannel(
     if (channel.name === name) return { status: "unchanged" };
     if (await nameTaken(tx, workspaceId, name)) return { status: "name_taken" };
     await tx.update(channels).set({ name }).where(eq(channels.id, channelId));
-    await tx
-      .update(facts)
-      .set({ scopeLabel: `#${name}` })
+    // Each fact's terms hold its labels' words (ranked recall finds "#support" facts by "support"): recomputed per fact.
+    const label = `#${name}`;
+    const labelled = await tx
+      .select({ seq: facts.seq, body: facts.body, sourceLabel: facts.sourceLabel })
+      .from(facts)
       .where(and(eq(facts.workspaceId, workspaceId), eq(facts.scope, "channel"), eq(facts.scopeRef, channelId)));
+    for (const fact of labelled) {
+      await tx
+        .update(facts)
+        .set({ scopeLabel: label, terms: factTerms(fact.body, label, fact.sourceLabel) })
+        .where(eq(facts.seq, fact.seq));
+    }
     await recordAudit(tx, workspaceId, actor, "channel.rename", `#${channel.name} → #${name}`);
     return { status: "changed" };
   });

@@ -54,6 +54,28 @@ export function wordsOf(text: string): Word[] {
   return foldedWords(text).map((word) => ({ word, term: termOf(word) }));
 }
 
+/** Labels (the channel's and the source's names, "@ana in #support") count at half a body word. */
+export const LABEL_WEIGHT = 0.5;
+
+/**
+ * A fact's terms as ranked recall counts them, as JSON for `facts.terms`: each term
+ * with its weight (a body word 1, a label word LABEL_WEIGHT, summed), in the order
+ * first met. Every writer of a fact's text or labels stores it in the same statement,
+ * and drizzle/0014's triggers turn it into the fact's postings (`fact_terms`); the
+ * fact's length for BM25 is the sum of the weights.
+ */
+export function factTerms(body: string, scopeLabel: string | null, sourceLabel: string | null): string {
+  // A Map, not an object: "constructor" is a word too.
+  const counts = new Map<string, number>();
+  const add = (text: string | null, weight: number) => {
+    for (const { term } of wordsOf(text ?? "")) counts.set(term, (counts.get(term) ?? 0) + weight);
+  };
+  add(body, 1);
+  add(scopeLabel, LABEL_WEIGHT);
+  add(sourceLabel, LABEL_WEIGHT);
+  return JSON.stringify(Object.fromEntries(counts));
+}
+
 /**
  * The words of a question that can say what it is about: stop words dropped, each
  * term once (the first way it was written is kept, for receipts). A question of stop

@@ -14,6 +14,7 @@ import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type 
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
+import { factTerms } from "./terms";
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
@@ -121,8 +122,8 @@ const APPROVE_TWIN_SQL = `UPDATE facts SET proposed_at = NULL, proposal_reason =
 
 const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
     source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, valid_until,
-    proposed_at, proposal_reason, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    proposed_at, proposal_reason, created_at, updated_at, terms)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   RETURNING ${FACT_COLUMNS}`;
 
 /**
@@ -187,6 +188,7 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
     input.proposal ?? null,
     at,
     at,
+    factTerms(body, input.scopeLabel, input.source.label),
   ]);
   await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
   return { status: "created", fact: storedFact(row) };
@@ -268,13 +270,31 @@ export async function writeCorrection(
 ): Promise<StoredFact | null> {
   const changeable = changeableSql(viewer);
   const decided = approve ? ", proposed_at = NULL, proposal_reason = NULL" : "";
+  // The terms (ranked recall's words) are the new text's and the new source's, beside the scope's label.
+  const [labelled] = await writes.all<{ scopeLabel: string | null }>(
+    "SELECT scope_label AS scopeLabel FROM facts WHERE id = ? AND agent_id = ?",
+    [factId, agentId],
+  );
+  const source = `@${viewer.handle}`;
   const [row] = await writes.all<FactColumnsRow>(
     `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
-        corrected_at = ?, updated_at = ?, version = version + 1${decided}
+        corrected_at = ?, updated_at = ?, version = version + 1, terms = ?${decided}
       WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL
         ${approve ? "AND facts.proposed_at IS NOT NULL" : ""} AND ${changeable.text}
       RETURNING ${FACT_COLUMNS}`,
-    [body, dedupeKey(body), viewer.id, `@${viewer.handle}`, at, at, factId, agentId, fromVersion, ...changeable.args],
+    [
+      body,
+      dedupeKey(body),
+      viewer.id,
+      source,
+      at,
+      at,
+      factTerms(body, labelled?.scopeLabel ?? null, source),
+      factId,
+      agentId,
+      fromVersion,
+      ...changeable.args,
+    ],
   );
   return row ? storedFact(row) : null;
 }
