@@ -1,0 +1,150 @@
+/**
+ * Replacements, not pile-ups (issue #15): an agent remembers a fact with `replaces`,
+ * and the write that keeps the new fact retires the old one in the same transaction.
+ * Retiring moves the old fact's history onto the new fact, records a `replace` event
+ * there (was → now, the old id, who and where), and deletes the old row: it is never
+ * recalled or counted again, its vector, usage and look-alike pairs go by cascade,
+ * and purging the new fact purges the old text with it, since nothing else keeps it.
+ *
+ * Replacing obeys the forget rules (agentMayForget and its SQL twin, as agentForget
+ * applies them). When the new fact waits as a proposal, the old one stays live: the
+ * `replace` event on the proposal records the intent, and approving it retires the
+ * old fact (retireIntendedReplacements, called by proposals.ts).
+ */
+import { readAll, type Conn, type Writes } from "@/db/client";
+import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
+import { agentMayForget, type Place } from "./rules";
+import { agentMayForgetSql, recallableSql } from "./rules-sql";
+import type { Actor } from "./writes";
+
+/** What an agent's write names with `replaces`: the old fact's id, and the place and day its rules are judged in. */
+export type ReplaceTarget = { id: string; place: Place; today: string };
+
+/**
+ * Whether the agent may replace the fact from here: where it could forget it. `live` is false
+ * for a fact forgotten since the agent last saw it (a forget that raced this replace).
+ */
+export type ReplaceCheck = { verdict: "allowed"; id: string; live: boolean } | { verdict: "not_found" | "forbidden" };
+
+/** agentForget's verdicts for the fact `replaces` names, read inside the write's transaction. */
+export async function checkReplaceable(writes: Writes, agentId: string, target: ReplaceTarget): Promise<ReplaceCheck> {
+  const mayForget = agentMayForgetSql(agentId, target.place, target.today);
+  const [live] = await writes.all<{ id: string }>(`SELECT facts.id FROM facts WHERE facts.id = ? AND ${mayForget.text} LIMIT 1`, [
+    target.id,
+    ...mayForget.args,
+  ]);
+  if (live) return { verdict: "allowed", id: live.id, live: true };
+  const [row] = await writes.all<FactColumnsRow>(
+    `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? LIMIT 1`,
+    [target.id, agentId],
+  );
+  if (!row) return { verdict: "not_found" };
+  const fact = storedFact(row);
+  const verdict = agentMayForget(fact, agentId, target.place, target.today);
+  // The SQL said no: as in agentForget, the pure rule only tells which "no".
+  if (verdict === "allowed") return { verdict: "not_found" };
+  // Forgotten in the meantime, but forgettable had it been live: the replacement still takes its place,
+  // so a forget racing a replace never leaves both facts live, nor neither.
+  if (fact.forgottenAt && agentMayForget({ ...fact, forgottenAt: null }, agentId, target.place, target.today) === "allowed") {
+    return { verdict: "allowed", id: fact.id, live: false };
+  }
+  return { verdict };
+}
+
+const REPLACE_EVENT_SQL = `INSERT INTO fact_events (fact_id, kind, actor_id, actor_kind, actor_name, before, after, other_fact_id,
+    place_label, at)
+  VALUES (?, 'replace', ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** The old fact's text, when it is still a row of the same agent as the new one (and not the new one itself). */
+async function replacedBody(writes: Writes, newFactId: string, oldFactId: string): Promise<{ old: string; now: string } | null> {
+  const [row] = await writes.all<{ old: string; now: string }>(
+    `SELECT old.body AS old, new.body AS now FROM facts new JOIN facts old ON old.agent_id = new.agent_id
+      WHERE new.id = ? AND old.id = ? AND old.id <> new.id`,
+    [newFactId, oldFactId],
+  );
+  return row ?? null;
+}
+
+/**
+ * Records that `newFactId` is to replace `oldFactId`, on the new fact's history, without retiring the old
+ * one: for a proposal, whose old fact stays live until a person approves it. The old text, or null when there
+ * is no such pair.
+ */
+export async function recordReplaceIntent(
+  writes: Writes,
+  newFactId: string,
+  oldFactId: string,
+  actor: Actor,
+  placeLabel: string | null,
+  at: string,
+): Promise<string | null> {
+  const bodies = await replacedBody(writes, newFactId, oldFactId);
+  if (!bodies) return null;
+  await writes.run(REPLACE_EVENT_SQL, [newFactId, actor.id, actor.kind, actor.name, bodies.old, bodies.now, oldFactId, placeLabel, at]);
+  return bodies.old;
+}
+
+/**
+ * Retires `oldFactId` into `newFactId`, in the caller's transaction: its history events move to the new fact,
+ * a `replace` event there says was → now (unless one recorded at propose time already does), and the old row
+ * is deleted; the old text comes back. Nothing happens, and null comes back, when the old fact is gone or is
+ * not the same agent's.
+ * The caller has applied the rules: agentMayForget at the write, or a person's decision at approve.
+ */
+export async function retireReplaced(
+  writes: Writes,
+  newFactId: string,
+  oldFactId: string,
+  actor: Actor,
+  at: string,
+  placeLabel: string | null = null,
+): Promise<string | null> {
+  const bodies = await replacedBody(writes, newFactId, oldFactId);
+  if (!bodies) return null;
+  const [intent] = await writes.all<{ id: number }>(
+    "SELECT id FROM fact_events WHERE fact_id = ? AND kind = 'replace' AND other_fact_id = ? LIMIT 1",
+    [newFactId, oldFactId],
+  );
+  await writes.run("UPDATE fact_events SET fact_id = ? WHERE fact_id = ?", [newFactId, oldFactId]);
+  if (!intent) {
+    await writes.run(REPLACE_EVENT_SQL, [newFactId, actor.id, actor.kind, actor.name, bodies.old, bodies.now, oldFactId, placeLabel, at]);
+  }
+  await writes.run("DELETE FROM facts WHERE id = ?", [oldFactId]);
+  return bodies.old;
+}
+
+/**
+ * At approve: retires every fact the proposal was written to replace that is still there (proposals.ts
+ * calls it in the approving transaction). Returns the ids retired.
+ */
+export async function retireIntendedReplacements(writes: Writes, factId: string, actor: Actor, at: string): Promise<string[]> {
+  const intents = await writes.all<{ otherFactId: string }>(
+    `SELECT DISTINCT other_fact_id AS otherFactId FROM fact_events
+      WHERE fact_id = ? AND kind = 'replace' AND other_fact_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM facts WHERE facts.id = fact_events.other_fact_id)`,
+    [factId],
+  );
+  const retired: string[] = [];
+  for (const { otherFactId } of intents) {
+    if ((await retireReplaced(writes, factId, otherFactId, actor, at)) !== null) retired.push(otherFactId);
+  }
+  return retired;
+}
+
+/**
+ * The fact that now stands where `oldFactId` stood, when the agent may recall it in this place today; null
+ * otherwise, so a caller who may not see the new fact learns nothing from the old id.
+ */
+export async function replacedBy(db: Conn, agentId: string, oldFactId: string, place: Place, today: string): Promise<string | null> {
+  const recallableHere = recallableSql(place, today);
+  const [row] = await readAll<{ id: string }>(
+    db,
+    `SELECT facts.id FROM fact_events e JOIN facts ON facts.id = e.fact_id
+      WHERE e.other_fact_id = ? AND e.kind = 'replace' AND facts.agent_id = ? AND facts.forgotten_at IS NULL
+        AND facts.proposed_at IS NULL AND ${recallableHere.text}
+        AND NOT EXISTS (SELECT 1 FROM facts old WHERE old.id = e.other_fact_id)
+      LIMIT 1`,
+    [oldFactId, agentId, ...recallableHere.args],
+  );
+  return row?.id ?? null;
+}
