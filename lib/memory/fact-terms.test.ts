@@ -34,11 +34,11 @@ type Posting = { key: string; tf: number; length: number; validUntil: string | n
 
 /** Every posting in the file, keyed "agent scope ref term seq". */
 async function postings(db: Db): Promise<Map<string, Posting>> {
-  const { rows } = await db.$client.execute(`SELECT b.agent_id, b.scope, b.scope_ref, p.term, p.fact_seq, p.tf, p.len,
+  const { rows } = await db.$client.execute(`SELECT b.agent_id, b.workspace_id, b.scope, b.scope_ref, p.term, p.fact_seq, p.tf, p.len,
       p.valid_until, p.proposed FROM fact_terms p JOIN recall_branches b ON b.id = p.branch`);
   return new Map(
     rows.map((row) => {
-      const key = [row.agent_id, row.scope, row.scope_ref, row.term, row.fact_seq].join(" ");
+      const key = [row.agent_id, row.workspace_id, row.scope, row.scope_ref, row.term, row.fact_seq].join(" ");
       const posting = { key, tf: Number(row.tf), length: Number(row.len), validUntil: row.valid_until as string | null, proposed: Number(row.proposed) };
       return [key, posting];
     }),
@@ -54,7 +54,7 @@ async function expected(db: Db): Promise<Map<string, Posting>> {
     const terms = JSON.parse(factTerms(fact.body, fact.scopeLabel, fact.sourceLabel)) as Record<string, number>;
     const length = Object.values(terms).reduce((sum, tf) => sum + tf, 0);
     const add = (term: string, tf: number) => {
-      const key = [fact.agentId, fact.scope, fact.scopeRef, term, fact.seq].join(" ");
+      const key = [fact.agentId, fact.workspaceId, fact.scope, fact.scopeRef, term, fact.seq].join(" ");
       want.set(key, { key, tf, length, validUntil: fact.validUntil, proposed: fact.proposedAt ? 1 : 0 });
     };
     for (const [term, tf] of Object.entries(terms)) add(term, tf);
@@ -184,7 +184,7 @@ describe("the triggers' plans", () => {
       const sql = statement
         .replace(/\b(new|old)\.terms\b/g, `'${terms}'`)
         .replace(/\b(new|old)\.seq\b/g, String(seq))
-        .replace(/\b(new|old)\.(agent_id|scope|scope_ref|valid_until|proposed_at|forgotten_at)\b/g, "'x'");
+        .replace(/\b(new|old)\.(agent_id|workspace_id|scope|scope_ref|valid_until|proposed_at|forgotten_at)\b/g, "'x'");
       const plan = (await t.db.$client.execute(`EXPLAIN QUERY PLAN ${sql}`)).rows.map((row) => String(row.detail));
       if (process.env.SHOW_PLANS) console.log(sql, plan);
       for (const step of plan) expect(step, `${sql}\n${plan.join("\n")}`).not.toMatch(/^SCAN (facts|fact_terms|recall_branches)\b/);
