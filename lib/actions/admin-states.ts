@@ -19,3 +19,8 @@ export type AddChannelMemberState = AdminState | { status: "failed"; message: st
 
 /** A new agent key, shown once; only its hash is kept. */
 export type NewKeyState = AdminState | { status: "key_created"; message: string; key: string };
+
+/** Saving an agent's write policies: a refused choice names its radio group, so the error is shown on it. */
+export type WritePoliciesState =
+  | AdminState
+  | { status: "invalid_data"; message: string; field: "workspaceFacts" | "channelFacts" };

@@ -4,7 +4,7 @@
  * and an empty optional field means "not given".
  */
 import { z } from "zod";
-import { CHANNEL_KINDS, ROLES } from "@/db/schema";
+import { CHANNEL_KINDS, ROLES, WRITE_POLICIES } from "@/db/schema";
 import { MAX_KEY_NAME } from "@/lib/admin/agent-keys";
 import { accountEmail, newPassword, personName, workspaceName } from "./accounts";
 
@@ -117,6 +117,16 @@ export const createKeyInput = agentTarget.extend({
 });
 
 export const revokeKeyInput = workspaceTarget.extend({ keyId: id });
+
+/** Each write policy on its own, so a refusal can name the radio group it belongs to. */
+export const writePolicyFields = {
+  workspaceFacts: z.enum(WRITE_POLICIES, { error: "Choose whether workspace facts wait for an owner or are kept at once." }),
+  channelFacts: z.enum(WRITE_POLICIES, {
+    error: "Choose whether channel facts are kept at once or wait for someone in the channel.",
+  }),
+};
+
+export const writePoliciesInput = agentTarget.extend(writePolicyFields);
 
 // --- Workspaces and invites ---
 

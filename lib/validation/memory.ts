@@ -58,6 +58,27 @@ export const correctFactInput = factTarget.extend({
   valid_until: z.preprocess((value) => (value === "" ? null : value), untilDay.nullable().optional()),
 });
 
+/**
+ * Approve a proposal as it reads, or edited first: then with the text and the
+ * version the edit started from, checked like Edit's.
+ */
+export const approveProposalInput = factTarget
+  .extend({ version: z.coerce.number().int().min(1).optional(), text: factText.optional(), confirm: confirmed })
+  .refine((input) => (input.text === undefined) === (input.version === undefined), "Send the edited text with its version.");
+
+/** The most a decline's reason may say; it is kept in the proposal's history. */
+export const MAX_DECLINE_REASON = 200;
+
+/** Decline a proposal, with an optional reason (blank: none). */
+export const declineProposalInput = factTarget.extend({
+  reason: z
+    .string()
+    .trim()
+    .max(MAX_DECLINE_REASON, `A reason is at most ${MAX_DECLINE_REASON} characters.`)
+    .optional()
+    .transform((value) => value || undefined),
+});
+
 /** Renew an expired fact: the new last day is required. */
 export const renewFactInput = factTarget.extend({ valid_until: untilDay });
 
