@@ -4,7 +4,7 @@
  * exactly the facts the rules allow, and every refusal is an ApiError with the
  * status and code the API answers with.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { agents, factEvents, facts } from "@/db/schema";
 import { DEMO_FACTS } from "@/db/seed";
@@ -12,6 +12,7 @@ import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS, recallable, type Place } from "@/lib/memory/rules";
 import { remember } from "@/lib/memory/writes";
 import { tempDbForTests } from "@/lib/testing/temp-db";
+import { keepAgentWrites } from "@/lib/testing/write-policies";
 import { rememberInput, type RememberInput } from "@/lib/validation/agent-api";
 import { forgetForAgent, recallForAgent, rememberForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
@@ -101,6 +102,7 @@ describe("recall: exactly the facts the rules allow, from a place Mnemo derives"
       created_by: "scout",
       created_by_kind: "agent",
       pinned: false,
+      status: "live",
       valid_until: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -218,11 +220,25 @@ describe("remember: writing follows the conversation", () => {
     expect(await recallBodies(SCOUT, "general", "ana")).not.toContain("Ana is moving to Lisbon.");
   });
 
-  it("in #general, a wish for workspace is granted", async () => {
+  it("in #general, a wish for workspace is granted, and waits for an owner by default (202, never recalled)", async () => {
+    const { status, body } = await keep({ channel: "general", asker: "max", fact: "Lunch is on Fridays.", scope: "workspace" });
+    expect(status).toBe(202);
+    expect(body).toMatchObject({ narrowed: false, proposed: true, proposal_reason: "setting" });
+    expect(body.memory).toMatchObject({
+      scope: "workspace",
+      scope_ref: "",
+      scope_label: null,
+      source_label: "@max in #general",
+      status: "proposed",
+    });
+    expect(await recallBodies(SCOUT, "dm-gus", "gus")).not.toContain("Lunch is on Fridays.");
+  });
+
+  it("in #general, a workspace fact of an agent set to keep them at once is kept and recalled everywhere", async () => {
+    await keepAgentWrites(t.db);
     const { status, body } = await keep({ channel: "general", asker: "max", fact: "Lunch is on Fridays.", scope: "workspace" });
     expect(status).toBe(201);
-    expect(body.narrowed).toBe(false);
-    expect(body.memory).toMatchObject({ scope: "workspace", scope_ref: "", scope_label: null, source_label: "@max in #general" });
+    expect(body).toMatchObject({ narrowed: false, proposed: false, proposal_reason: null, memory: { status: "live" } });
     expect(await recallBodies(SCOUT, "dm-gus", "gus")).toContain("Lunch is on Fridays.");
   });
 
@@ -466,6 +482,8 @@ describe("forget: only what the agent could recall here, never people's curation
 });
 
 describe("expiry: a fact holds through its valid_until day (UTC), then is recalled nowhere", () => {
+  // Workspace facts that are kept at once: these tests are about the date, not the wait.
+  beforeEach(() => keepAgentWrites(t.db));
   const SALE = "The spring sale runs until June 15.";
   const inGeneral = { channel: "general", asker: "ana" };
   const recalledOn = async (today: string, q?: string) => {

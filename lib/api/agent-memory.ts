@@ -16,6 +16,9 @@ import { recallRanked } from "@/lib/memory/ranked-recall";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { meaningFor } from "@/lib/embeddings/meaning";
 import { toMemory } from "@/lib/memory/wire";
+import { looksLikeInstruction } from "@/lib/memory/instruction-text";
+import { writePolicies } from "@/lib/memory/proposals";
+import { proposalReasonFor, type ProposalReason } from "@/lib/memory/rules";
 import { agentForget, remember } from "@/lib/memory/writes";
 import { displayName } from "@/lib/person-name";
 import type {
@@ -93,11 +96,21 @@ async function personName(db: Conn, personId: string, info: PlaceInfo): Promise<
   return person ? displayName(person) : personId;
 }
 
-export type RememberAnswer = { status: 200 | 201; body: RememberOutput };
+/** The schema's defaults (db/schema.ts): workspace facts wait, channel facts are kept. */
+const DEFAULT_POLICIES = { workspaceFacts: "wait", channelFacts: "keep" } as const;
+
+/** A stored reason as the wire names it; a proposal always has one, and any other value still means it waits. */
+function proposalReasonOf(value: string | null | undefined): ProposalReason {
+  return value === "instruction" ? "instruction" : "setting";
+}
+
+export type RememberAnswer = { status: 200 | 201 | 202; body: RememberOutput };
 
 /**
  * Keeps a fact where the conversation allows (scopeFor), cleaned, within the
- * limit, without duplicates or secrets. 201 for a new fact, 200 when an existing
+ * limit, without duplicates or secrets. 202 when it waits for a person as a
+ * proposal (proposalReasonFor: the agent's setting for the scope, or text that reads
+ * as an instruction), 201 for a new fact, 200 when an existing
  * one was refreshed — and given the new `valid_until`, unless people curated it.
  */
 export async function rememberForAgent(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
@@ -111,6 +124,9 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
   const granted = scopeFor(info.place, wanted, onlyFor);
   const name = granted.scope === "person" ? await personName(db, granted.ref, info) : null;
   const sourceKind = input.source?.kind ?? "message";
+  // An agent deleted mid-request has no settings left: its defaults, so nothing is kept more freely.
+  const policies = (await writePolicies(db, agent.workspaceId, agent.agentId)) ?? DEFAULT_POLICIES;
+  const proposal = proposalReasonFor("agent", granted.scope, policies, looksLikeInstruction(input.fact).flagged);
 
   const result = await remember(db, {
     agentId: agent.agentId,
@@ -127,6 +143,7 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     },
     by: { kind: "agent", id: agent.agentId, name: agent.name },
     pinned: false,
+    proposal,
     // Left out, a repeat leaves its twin's date alone (writes.ts twinValidUntil says when a date moves).
     validUntil: input.valid_until,
   });
@@ -137,11 +154,13 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     case "created":
     case "deduplicated":
       return {
-        status: result.status === "created" ? 201 : 200,
+        status: result.fact.proposedAt ? 202 : result.status === "created" ? 201 : 200,
         body: {
           memory: toMemory(result.fact),
           narrowed: narrowed(wanted, granted.scope),
           deduplicated: result.status === "deduplicated",
+          proposed: !!result.fact.proposedAt,
+          proposal_reason: result.fact.proposedAt ? proposalReasonOf(result.fact.proposalReason) : null,
         },
       };
     case "memory_full":

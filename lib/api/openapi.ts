@@ -172,6 +172,13 @@ function describeApi(server: string): JsonSchema {
               description: "The same fact was already kept in this scope; it was refreshed (`deduplicated: true`).",
               content: { "application/json": { schema: ref("RememberResponse") } },
             },
+            "202": {
+              description:
+                "Kept as a proposal (`proposed: true`, `memory.status: \"proposed\"`): it waits for a person to approve " +
+                "it and is not recalled until then — `proposal_reason` says why (the agent's setting for the scope, or " +
+                "text that reads as an instruction). A repeat of a waiting proposal refreshes it and answers 202 again.",
+              content: { "application/json": { schema: ref("RememberResponse") } },
+            },
             ...COMMON_ERRORS,
             "400": errorResponse("The body is not JSON, or the path is not a valid URL (`malformed_request`)."),
             ...PLACE_ERRORS,

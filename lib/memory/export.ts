@@ -14,7 +14,8 @@ import {
 } from "@/lib/validation/facts-file";
 import { toMemory } from "./wire";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
-import { visibleSql, type ViewerRef } from "./rules-sql";
+import type { ViewerRef } from "./rules-sql";
+import { seenSql } from "./store";
 
 export async function exportFacts(
   db: Conn,
@@ -23,7 +24,8 @@ export async function exportFacts(
   agent: { id: string; handle: string; name: string },
   now: Date = new Date(),
 ): Promise<FactsFile> {
-  const visible = visibleSql(viewer);
+  // Proposals only for those who may decide them, with "status": "proposed", as the Inbox shows them.
+  const visible = seenSql(viewer);
   const visibleLive = {
     text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${visible.text}`,
     args: [agent.id, ...visible.args],

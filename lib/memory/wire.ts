@@ -27,6 +27,7 @@ export function toMemory(row: FactRow): Memory {
     created_by_kind: row.createdByKind === "agent" ? "agent" : "user",
     // SQLite hands back 0 and 1.
     pinned: !!row.pinned,
+    status: row.proposedAt ? "proposed" : "live",
     valid_until: row.validUntil ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

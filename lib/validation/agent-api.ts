@@ -176,6 +176,12 @@ export const memory = z
     created_by: z.string(),
     created_by_kind: z.enum(["agent", "user"]),
     pinned: z.boolean(),
+    status: z
+      .enum(["live", "proposed"])
+      .describe(
+        "`live`: kept, and recalled where its scope allows. `proposed`: waiting for a person to approve it (an " +
+          "owner for a workspace fact, someone in the channel for a channel fact); never recalled until then.",
+      ),
     valid_until: z.iso
       .date()
       .nullable()
@@ -242,6 +248,19 @@ export const rememberOutput = z.object({
   deduplicated: z
     .boolean()
     .describe("True when the same fact was already kept in this scope: it was refreshed, not added."),
+  proposed: z
+    .boolean()
+    .describe(
+      "True when the fact waits for a person (answered with 202): your setting for this scope says so, or the " +
+        "text reads as an instruction to an agent. It is not recalled until a person approves it.",
+    ),
+  proposal_reason: z
+    .enum(["setting", "instruction"])
+    .nullable()
+    .describe(
+      "Why it waits: `setting` (this agent's facts of this scope wait for a person) or `instruction` (the text " +
+        "reads as an instruction to an agent rather than a fact). Null when it is live.",
+    ),
 });
 export type RememberOutput = z.infer<typeof rememberOutput>;
 

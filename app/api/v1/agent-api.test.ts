@@ -4,7 +4,7 @@
  * request (data unchanged), keys and revocation, the rate limit, the OpenAPI
  * document, and the MCP endpoint through the SDK's own client.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,6 +14,9 @@ import { agentKeys, apiRateLimits, factEvents, facts } from "@/db/schema";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { RATE_WINDOW_MS } from "@/lib/api/rate-limit";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
+import { keepAgentWrites } from "@/lib/testing/write-policies";
+import { setWritePolicies } from "@/lib/memory/proposals";
+import { OPERATOR } from "@/lib/admin/audit";
 import { hostileRequests } from "@/lib/testing/hostile-requests";
 import { recallBody, rememberInput, type RecallOutput } from "@/lib/validation/agent-api";
 import { DEMO_FACTS } from "@/db/seed";
@@ -157,7 +160,27 @@ describe("REST: recall, remember, forget", () => {
     }
   });
 
+  it("remember answers 202 for a workspace fact that waits for an owner (by default), and 202 again for its repeat", async () => {
+    const fact = { channel: "support", asker: "max", fact: "The returns desk opens at nine.", scope: "workspace" };
+    const proposed = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify(fact));
+    expect(proposed.status).toBe(202);
+    const body = await proposed.json();
+    expect(body).toMatchObject({ proposed: true, proposal_reason: "setting", deduplicated: false });
+    expect(body.memory).toMatchObject({ scope: "workspace", status: "proposed" });
+    const again = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify(fact));
+    expect(again.status).toBe(202);
+    expect(await again.json()).toMatchObject({ memory: { id: body.memory.id, status: "proposed" }, deduplicated: true });
+    // Not recalled, so not the agent's to forget either.
+    const gone = await send("DELETE", `/api/v1/memories/${body.memory.id}?channel=support&asker=ana`, bearer(SCOUT_KEY));
+    expect(gone.status).toBe(404);
+  });
+
   it("remember answers 201, then 200 for the same fact; forget answers 204 with no body, then 404", async () => {
+    // Kept at once for this test only: the file shares one database.
+    await keepAgentWrites(testDb().db);
+    onTestFinished(async () => {
+      await setWritePolicies(testDb().db, OPERATOR, "acme", "scout", { workspaceFacts: "wait", channelFacts: "keep" });
+    });
     const fact = { channel: "support", asker: "max", fact: "The refund form is on the wiki.", scope: "workspace" };
     const created = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify(fact));
     expect(created.status).toBe(201);
@@ -326,7 +349,7 @@ describe("OpenAPI", () => {
     expect(doc.components.schemas.RememberRequest).toEqual(generated);
     expect(doc.components.schemas.Memory.required).toEqual([
       "id", "agent_id", "scope", "scope_ref", "scope_label", "body", "source_kind", "source_ref",
-      "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "valid_until", "created_at",
+      "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "status", "valid_until", "created_at",
       "updated_at",
     ]);
     expect(doc.components.schemas.Error.properties.error.properties.code.enum).toContain("memory_full");
