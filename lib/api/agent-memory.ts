@@ -11,7 +11,8 @@ import type { Conn } from "@/db/client";
 import { users } from "@/db/schema";
 import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
 import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
-import { MAX_FACTS, narrowed, scopeFor } from "@/lib/memory/rules";
+import { similarForAgent } from "@/lib/memory/look-alike-pairs";
+import { MAX_FACTS, narrowed, scopeFor, utcDay } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { meaningFor } from "@/lib/embeddings/meaning";
@@ -161,6 +162,8 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
           deduplicated: result.status === "deduplicated",
           proposed: !!result.fact.proposedAt,
           proposal_reason: result.fact.proposedAt ? proposalReasonOf(result.fact.proposalReason) : null,
+          // Only what the agent may recall here: never a proposal, nor a person's fact outside their DM.
+          similar: result.status === "created" ? similarForAgent(result.fact, result.similar, info.place, utcDay()) : [],
         },
       };
     case "memory_full":

@@ -10,6 +10,7 @@ import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
+import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
@@ -90,7 +91,8 @@ export type NewFact = {
 
 export type RememberResult =
   | { status: "not_allowed" }
-  | { status: "created"; fact: StoredFact }
+  /** `similar`: the live facts and proposals of its scope that read almost like it (look-alike-pairs.ts). */
+  | { status: "created"; fact: StoredFact; similar: FoundLookAlike[] }
   | { status: "deduplicated"; fact: StoredFact }
   | { status: "memory_full" }
   | TextProblem;
@@ -191,7 +193,8 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
     factTerms(body, input.scopeLabel, input.source.label),
   ]);
   await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
-  return { status: "created", fact: storedFact(row) };
+  const similar = await pairLookAlikes(writes, { ...input, id: row.id, scopeRef, body }, utcDay());
+  return { status: "created", fact: storedFact(row), similar };
 }
 
 export function personActor(viewer: PersonActor): Actor {

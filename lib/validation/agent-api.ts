@@ -242,6 +242,15 @@ export const recallOutput = z.object({
 });
 export type RecallOutput = z.infer<typeof recallOutput>;
 
+/** A kept fact that reads almost like the new one (lib/memory/look-alikes.ts). */
+export const similarMemory = z
+  .object({
+    id: z.string(),
+    body: z.string(),
+    score: z.number().min(0).max(1).describe("How alike the two read, 0–1 (words: stemmed overlap and trigrams)."),
+  })
+  .describe("A fact you keep in the same scope that reads almost like the new one.");
+
 export const rememberOutput = z.object({
   memory,
   narrowed: z.boolean().describe("True when you asked for a scope and the conversation only allowed a narrower one."),
@@ -260,6 +269,14 @@ export const rememberOutput = z.object({
     .describe(
       "Why it waits: `setting` (this agent's facts of this scope wait for a person) or `instruction` (the text " +
         "reads as an instruction to an agent rather than a fact). Null when it is live.",
+    ),
+  similar: z
+    .array(similarMemory)
+    .max(3)
+    .describe(
+      "Facts you may recall here, in the same scope, that read almost like the new one (an edit, a changed day or " +
+        "amount), best first, at most 3; empty when none (and always for a refreshed fact). Both are kept: if the new " +
+        "fact replaces one of them, forget the old one.",
     ),
 });
 export type RememberOutput = z.infer<typeof rememberOutput>;
