@@ -3,7 +3,6 @@ import Link from "next/link";
 import { getDb } from "@/db";
 import { AgentCard } from "@/components/memory/agent-card";
 import { requireMember } from "@/lib/auth/session";
-import { proposalCounts } from "@/lib/memory/proposals";
 import { agentsWithCounts } from "@/lib/memory/store";
 
 export const metadata: Metadata = { title: "Workspace" };
@@ -11,11 +10,7 @@ export const metadata: Metadata = { title: "Workspace" };
 export default async function WorkspacePage({ params }: { params: Promise<{ workspace: string }> }) {
   const { workspace: workspaceId } = await params;
   const member = await requireMember(workspaceId);
-  const [agents, proposals] = await Promise.all([
-    agentsWithCounts(getDb(), member.workspace.id),
-    // Only what this person may decide: a member's count leaves out workspace proposals, which owners decide.
-    proposalCounts(getDb(), { workspaceId: member.workspace.id, id: member.id }, member.workspace.id),
-  ]);
+  const agents = await agentsWithCounts(getDb(), member.workspace.id);
   return (
     <main className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -44,12 +39,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ work
         ) : (
           <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
             {agents.map((agent) => (
-              <AgentCard
-                key={agent.id}
-                workspaceId={member.workspace.id}
-                agent={agent}
-                proposals={proposals.get(agent.id) ?? 0}
-              />
+              <AgentCard key={agent.id} workspaceId={member.workspace.id} agent={agent} />
             ))}
           </ul>
         )}

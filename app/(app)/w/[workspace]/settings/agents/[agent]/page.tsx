@@ -4,13 +4,11 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db";
 import { CreateKeyForm, KeyList } from "@/components/settings/agent-keys";
 import { DeleteAgent, RenameAgentForm } from "@/components/settings/agent-settings";
-import { WritePoliciesForm } from "@/components/settings/write-policies-form";
 import { listAgentKeys } from "@/lib/admin/agent-keys";
 import { agentSummary } from "@/lib/admin/agents";
 import { requireOwner } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
-import { writePolicies } from "@/lib/memory/proposals";
-import { createKeyAction, deleteAgentAction, renameAgentAction, revokeKeyAction, setWritePoliciesAction } from "./actions";
+import { createKeyAction, deleteAgentAction, renameAgentAction, revokeKeyAction } from "./actions";
 
 type Props = { params: Promise<{ workspace: string; agent: string }> };
 
@@ -25,10 +23,7 @@ export default async function AgentSettingsPage({ params }: Props) {
   const db = getDb();
   const agent = await agentSummary(db, owner.workspace.id, handle);
   if (!agent) notFound();
-  const [keys, policies] = await Promise.all([
-    listAgentKeys(db, owner.workspace.id, agent.id),
-    writePolicies(db, owner.workspace.id, agent.id),
-  ]);
+  const keys = await listAgentKeys(db, owner.workspace.id, agent.id);
   const base = `/w/${owner.workspace.id}`;
 
   return (
@@ -58,17 +53,6 @@ export default async function AgentSettingsPage({ params }: Props) {
         <CreateKeyForm workspace={owner.workspace.id} agentId={agent.id} action={createKeyAction} />
         <KeyList workspace={owner.workspace.id} keys={keys} now={requestTime()} revoke={revokeKeyAction} />
       </section>
-
-      {policies ? (
-        <section className="rounded-lg border border-slate-200 bg-white p-4">
-          <WritePoliciesForm
-            workspace={owner.workspace.id}
-            agent={agent}
-            policies={policies}
-            action={setWritePoliciesAction}
-          />
-        </section>
-      ) : null}
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <RenameAgentForm workspace={owner.workspace.id} agent={agent} action={renameAgentAction} />
