@@ -10,6 +10,7 @@ import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
+import { LookAlikeNote, type LookAlikeView } from "./look-alike-note";
 import { useMemory } from "./memory-context";
 import { UntilField } from "./until-field";
 
@@ -33,6 +34,8 @@ export type FactView = {
   /** The last day it holds ("YYYY-MM-DD", UTC), or null for no end. */
   validUntil: string | null;
   canChange: boolean;
+  /** Older facts of its scope it reads almost like (look-alike-pairs.ts), best first. */
+  lookAlikes?: LookAlikeView[];
 };
 
 export function FactCard({ fact }: { fact: FactView }) {
@@ -133,6 +136,18 @@ export function FactCard({ fact }: { fact: FactView }) {
       <p className="text-xs text-slate-500">
         {recallUsageInWords(fact.recalledCount, fact.lastRecalledAt, now)}
       </p>
+
+      {!editing
+        ? fact.lookAlikes?.map((alike) => (
+            <LookAlikeNote
+              key={alike.id}
+              factId={fact.id}
+              lookAlike={alike}
+              canChange={fact.canChange}
+              onForget={() => setConfirming(true)}
+            />
+          ))
+        : null}
 
       {error ? (
         <p role="alert" aria-label="Fact problem" className="text-sm text-red-700">

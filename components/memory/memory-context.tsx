@@ -18,6 +18,9 @@ export type MemoryActions = {
   restoreFact: (input: FactTarget) => Promise<FactActionState>;
   purgeFact: (input: FactTarget) => Promise<FactActionState>;
   factHistory: (input: FactTarget) => Promise<HistoryState>;
+  /** "Looks like …": the older fact retired into this one, or the pair dismissed. */
+  replaceOlder: (input: FactTarget & { otherId: string }) => Promise<FactActionState>;
+  keepBoth: (input: FactTarget & { otherId: string }) => Promise<FactActionState>;
 };
 
 export type MemoryContext = {

@@ -82,6 +82,9 @@ export const declineProposalInput = factTarget.extend({
 /** Renew an expired fact: the new last day is required. */
 export const renewFactInput = factTarget.extend({ valid_until: untilDay });
 
+/** "Looks like …" on the Memory page: the newer fact and the older one it looks like. */
+export const lookAlikeTarget = factTarget.extend({ otherId: id });
+
 export const pinFactInput = factTarget.extend({
   pinned: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),
 });

@@ -26,6 +26,7 @@ import {
   type ListedFact,
   type StoredFact,
 } from "@/lib/memory/store";
+import { lookAlikesOf } from "@/lib/memory/look-alike-pairs";
 import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 import { previewRecall } from "./preview-recall";
@@ -142,6 +143,13 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     ),
   ]);
 
+  // "Looks like …" on the listed facts: the pairs this person may see both facts of (look-alike-pairs.ts).
+  const listed = pages.flatMap((page) => page.facts.map((fact) => fact.id));
+  const lookAlikes = new Map<string, { id: string; body: string }[]>();
+  for (const { factId, id, body } of await lookAlikesOf(db, viewer, agent.id, listed, today)) {
+    lookAlikes.set(factId, [...(lookAlikes.get(factId) ?? []), { id, body }]);
+  }
+
   const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
   return {
     base,
@@ -154,7 +162,10 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       return {
         ...group,
         count: counts[group.scope],
-        facts: page.facts.map((fact) => toView(fact, agent.name, viewer)),
+        facts: page.facts.map((fact) => ({
+          ...toView(fact, agent.name, viewer),
+          lookAlikes: lookAlikes.get(fact.id) ?? [],
+        })),
         olderHref: page.next ? hrefWith(base, query, { [cursor]: page.next }) : null,
         newestHref: query[cursor] ? hrefWith(base, query, { [cursor]: undefined }) : null,
       };

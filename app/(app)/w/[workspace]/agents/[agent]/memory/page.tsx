@@ -20,6 +20,7 @@ import {
   restoreFactAction,
 } from "./actions";
 import { loadMemoryPage } from "./load-memory-page";
+import { keepBothAction, replaceOlderAction } from "./look-alike-actions";
 
 type Props = {
   params: Promise<{ workspace: string; agent: string }>;
@@ -40,6 +41,8 @@ const actions = {
   restoreFact: restoreFactAction,
   purgeFact: purgeFactAction,
   factHistory: factHistoryAction,
+  replaceOlder: replaceOlderAction,
+  keepBoth: keepBothAction,
 };
 
 export default async function MemoryPage({ params, searchParams }: Props) {
