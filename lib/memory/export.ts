@@ -14,8 +14,7 @@ import {
 } from "@/lib/validation/facts-file";
 import { toMemory } from "./wire";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
-import type { ViewerRef } from "./rules-sql";
-import { seenSql } from "./store";
+import { shownSql, type ViewerRef } from "./rules-sql";
 
 export async function exportFacts(
   db: Conn,
@@ -25,7 +24,7 @@ export async function exportFacts(
   now: Date = new Date(),
 ): Promise<FactsFile> {
   // Proposals only for those who may decide them, with "status": "proposed", as the Inbox shows them.
-  const visible = seenSql(viewer);
+  const visible = shownSql(viewer);
   const visibleLive = {
     text: `facts.agent_id = ? AND facts.forgotten_at IS NULL AND ${visible.text}`,
     args: [agent.id, ...visible.args],

@@ -2,14 +2,14 @@
  * Each SQL twin in rules-sql.ts gives, on a real database, exactly the verdict of
  * the pure rule it mirrors — for every person of the demo in every workspace, and
  * in every place of the demo, over facts of every scope, ref and kind of keeper,
- * ending before, on and after the day the twins are asked on (and never).
+ * ending before, on and after the day the twins are asked on (and never), live and proposed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAll, type SqlPart } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
-import { agentMayForget, changeableBy, recallable, visibleTo, type Place, type Viewer } from "./rules";
+import { agentMayForget, changeableBy, recallable, shownTo, visibleTo, type Place, type Viewer } from "./rules";
 import {
   agentMayForgetSql,
   changeableSql,
@@ -17,6 +17,7 @@ import {
   ownerSql,
   readableChannelIdsSql,
   recallableSql,
+  shownSql,
   visibleSql,
   type ViewerRef,
 } from "./rules-sql";
@@ -32,6 +33,7 @@ type Fact = {
   sourceKind: string;
   forgottenAt: string | null;
   validUntil: string | null;
+  proposedAt: string | null;
 };
 type Channel = { id: string; workspaceId: string; kind: "public" | "private" | "dm" };
 
@@ -92,6 +94,10 @@ beforeAll(async () => {
   ];
   const kinds = [
     { pinned: 0, by: "agent", source: "message", forgotten: null, until: null },
+    // Proposals: waiting (never recalled), waiting and ending today, and declined (forgotten).
+    { pinned: 0, by: "agent", source: "message", forgotten: null, until: null, proposed: "2026-06-01T00:00:00.000Z" },
+    { pinned: 0, by: "agent", source: "session", forgotten: null, until: TODAY, proposed: "2026-06-01T00:00:00.000Z" },
+    { pinned: 0, by: "agent", source: "message", forgotten: "2026-06-02T00:00:00.000Z", until: null, proposed: "2026-06-01T00:00:00.000Z" },
     { pinned: 1, by: "agent", source: "session", forgotten: null, until: null },
     { pinned: 0, by: "user", source: "person", forgotten: null, until: null },
     { pinned: 0, by: "agent", source: "person", forgotten: null, until: null },
@@ -107,11 +113,12 @@ beforeAll(async () => {
         n += 1;
         await t.db.$client.execute({
           sql: `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, body, body_key, source_kind,
-              created_by, created_by_kind, pinned, created_at, updated_at, forgotten_at, valid_until)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'someone', ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ?, ?)`,
+              created_by, created_by_kind, pinned, created_at, updated_at, forgotten_at, valid_until, proposed_at,
+              proposal_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'someone', ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ?, ?, ?, ?)`,
           args: [
             `twin_${n}`, agent.id, agent.workspaceId, scope, ref, `fact ${n}`, `fact ${n}`, kind.source, kind.by,
-            kind.pinned, kind.forgotten, kind.until,
+            kind.pinned, kind.forgotten, kind.until, kind.proposed ?? null, kind.proposed ? "setting" : null,
           ],
         });
       }
@@ -122,7 +129,7 @@ beforeAll(async () => {
       t.db,
       `SELECT id, agent_id AS agentId, workspace_id AS workspaceId, scope, scope_ref AS scopeRef, pinned,
         created_by_kind AS createdByKind, source_kind AS sourceKind, forgotten_at AS forgottenAt,
-        valid_until AS validUntil FROM facts`,
+        valid_until AS validUntil, proposed_at AS proposedAt FROM facts`,
       [],
     )
   ).map((fact) => ({ ...fact, pinned: !!fact.pinned }));
@@ -187,6 +194,18 @@ describe("the SQL twins of the rules", () => {
     }
   });
 
+  it("shownSql is shownTo: a proposal only to those who may decide it, and a person outside the workspace sees nothing", async () => {
+    for (const { who, member } of everyone()) {
+      const expected = member ? ids(facts.filter((fact) => shownTo(fact, viewerOf(who)))) : [];
+      expect(await passing(shownSql(who)), `${who.id} in ${who.workspaceId}`).toEqual(expected);
+    }
+    // Max sees the workspace proposals' scope but may not decide them, so he is not shown them.
+    const max = { workspaceId: "acme", id: "max" };
+    const waiting = facts.filter((f) => f.proposedAt && !f.forgottenAt && f.scope === "workspace" && f.workspaceId === "acme");
+    expect(waiting.length).toBeGreaterThan(0);
+    expect((await passing(shownSql(max))).filter((id) => waiting.some((f) => f.id === id))).toEqual([]);
+  });
+
   it("recallableSql is recallable, in every place, on the day asked", async () => {
     const places = await everyPlace();
     expect(places.length).toBeGreaterThan(10);
@@ -202,6 +221,10 @@ describe("the SQL twins of the rules", () => {
     const allowed = await passing(recallableSql(general, TODAY));
     expect(allowed.filter((id) => ended.includes(id))).toEqual([]);
     expect(endsToday.filter((id) => allowed.includes(id)).length).toBeGreaterThan(0);
+    // Neither lets a proposal through, in any place.
+    const proposed = facts.filter((fact) => fact.proposedAt).map((fact) => fact.id);
+    expect(proposed.length).toBeGreaterThan(10);
+    for (const place of places) expect((await passing(recallableSql(place, TODAY))).filter((id) => proposed.includes(id))).toEqual([]);
   });
 
   it("agentMayForgetSql is agentMayForget saying allowed, for every agent in every place", async () => {

@@ -72,6 +72,16 @@ export function changeableSql(viewer: ViewerRef): SqlPart {
   return { text: `(${visible.text} AND (facts.scope <> 'workspace' OR ${owner.text}))`, args: [...visible.args, ...owner.args] };
 }
 
+/** `shownTo`: a live fact to whoever sees it, a proposal only to whoever may decide it. */
+export function shownSql(viewer: ViewerRef): SqlPart {
+  const visible = visibleSql(viewer);
+  const changeable = changeableSql(viewer);
+  return {
+    text: `((facts.proposed_at IS NULL AND ${visible.text}) OR (facts.proposed_at IS NOT NULL AND ${changeable.text}))`,
+    args: [...visible.args, ...changeable.args],
+  };
+}
+
 /**
  * `expired`, negated: no end date, or one not before `today`. One parameter, today.
  * Plain text so the recall queries' fixed statements can embed it.

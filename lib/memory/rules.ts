@@ -201,6 +201,15 @@ export function changeableBy(fact: FactScope, viewer: Viewer): boolean {
   return visibleTo(fact, viewer);
 }
 
+/**
+ * What a person is shown of one fact (its card, history, export): a live fact as
+ * visibleTo says; a proposal only to those who may decide it (changeableBy), so a
+ * member never reads a workspace proposal that waits for an owner.
+ */
+export function shownTo(fact: FactScope & { proposedAt?: string | null }, viewer: Viewer): boolean {
+  return fact.proposedAt ? changeableBy(fact, viewer) : visibleTo(fact, viewer);
+}
+
 /** Whether a writer asked for a scope and was given a narrower one. */
 export function narrowed(wanted: Scope | null, granted: Scope): boolean {
   return wanted !== null && wanted !== granted;

@@ -8,7 +8,7 @@ import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
+import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, shownSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 
 export type { StoredFact } from "./fact-columns";
@@ -218,27 +218,14 @@ export async function countVisibleFacts(
   return counts;
 }
 
-/**
- * What a person may see of one fact: a live one as visibleTo says, a proposal only if they may decide it
- * (changeableBy), as the Inbox shows it — a member never reads a workspace proposal waiting for owners.
- */
-export function seenSql(viewer: ViewerRef): SqlPart {
-  const visible = visibleSql(viewer);
-  const changeable = changeableSql(viewer);
-  return {
-    text: `((${NOT_PROPOSED_SQL} AND ${visible.text}) OR (facts.proposed_at IS NOT NULL AND ${changeable.text}))`,
-    args: [...visible.args, ...changeable.args],
-  };
-}
-
-/** One fact this person may see, or null — the same answer for missing and not allowed. */
+/** One fact this person may see (shownTo: a proposal only if they may decide it), or null — the same answer for missing and not allowed. */
 export async function getVisibleFact(
   db: Conn,
   viewer: ViewerRef,
   agentId: string,
   factId: string,
 ): Promise<StoredFact | null> {
-  const visible = seenSql(viewer);
+  const visible = shownSql(viewer);
   const [row] = await readAll<FactColumnsRow>(
     db,
     `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? AND ${visible.text} LIMIT 1`,
@@ -252,7 +239,7 @@ export type FactEvent = Pick<typeof factEvents.$inferSelect, "kind" | "actorName
 
 /** The history of a fact this person may see, oldest first; empty when they may not see it. */
 export async function factHistory(db: Conn, viewer: ViewerRef, agentId: string, factId: string): Promise<FactEvent[]> {
-  const visible = seenSql(viewer);
+  const visible = shownSql(viewer);
   return readAll<FactEvent>(
     db,
     `SELECT e.kind, e.actor_name AS actorName, e.actor_kind AS actorKind, e.before, e.after, e.at
