@@ -11,6 +11,7 @@ import {
   changeableBy,
   expired,
   narrowed,
+  proposalReasonFor,
   recallable,
   scopeFor,
   utcDay,
@@ -21,6 +22,7 @@ import {
   type Place,
   type Scope,
   type Viewer,
+  type WritePolicy,
 } from "./rules";
 import {
   CHANNELS,
@@ -201,6 +203,46 @@ describe("expiry", () => {
     expect(utcDay(new Date("2026-06-15T23:59:59.999Z"))).toBe("2026-06-15");
     expect(utcDay(new Date("2026-06-16T00:00:00.000Z"))).toBe("2026-06-16");
     expect(utcDay(new Date("2026-06-15T23:30:00-05:00"))).toBe("2026-06-16");
+  });
+});
+
+describe("proposals", () => {
+  const policy = fc.constantFrom<WritePolicy>("wait", "keep");
+
+  it("a proposal is recalled nowhere, whatever its scope, place or day", () => {
+    fc.assert(
+      fc.property(factAndPlace(fact), fc.constantFrom("2026-06-01T00:00:00.000Z", "x"), ({ fact: f, place: p }, at) => {
+        expect(recallable({ ...f, proposedAt: at }, p)).toBe(false);
+        expect(recallable({ ...f, proposedAt: null }, p)).toBe(shouldRecall(f, p));
+        // Not recallable, so not the agent's to forget either: people decide it.
+        const own = { ...f, agentId: "scout", proposedAt: at, pinned: false, createdByKind: "agent", sourceKind: "message" };
+        expect(agentMayForget(own, "scout", p)).toBe("not_found");
+      }),
+      MANY,
+    );
+  });
+
+  it("who waits: an agent's instruction-like text always, else its setting for the scope; people never", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<"agent" | "user">("agent", "user"),
+        fc.constantFrom<Scope>("workspace", "channel", "person"),
+        policy,
+        policy,
+        fc.boolean(),
+        (writer, s, workspaceFacts, channelFacts, instruction) => {
+          const reason = proposalReasonFor(writer, s, { workspaceFacts, channelFacts }, instruction);
+          const setting = s === "workspace" ? workspaceFacts : s === "channel" ? channelFacts : "keep";
+          const expected = writer === "user" ? null : instruction ? "instruction" : setting === "wait" ? "setting" : null;
+          expect(reason).toBe(expected);
+        },
+      ),
+    );
+    // The defaults: workspace facts wait, channel facts do not.
+    const defaults = { workspaceFacts: "wait", channelFacts: "keep" } as const;
+    expect(proposalReasonFor("agent", "workspace", defaults, false)).toBe("setting");
+    expect(proposalReasonFor("agent", "channel", defaults, false)).toBeNull();
+    expect(proposalReasonFor("agent", "person", defaults, true)).toBe("instruction");
   });
 });
 
