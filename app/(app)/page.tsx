@@ -5,6 +5,7 @@ import { AgentCard } from "@/components/memory/agent-card";
 import { StartWorkspaceForm } from "@/components/settings/start-workspace-form";
 import { ToastProvider } from "@/components/ui/toast";
 import { requireUser } from "@/lib/auth/session";
+import { proposalCounts } from "@/lib/memory/proposals";
 import { workspacesOf } from "@/lib/workspaces";
 import { createWorkspaceAction } from "./actions";
 
@@ -13,6 +14,10 @@ export const metadata: Metadata = { title: "Your workspaces" };
 export default async function HomePage() {
   const user = await requireUser();
   const workspaces = await workspacesOf(getDb(), user.id);
+  // Per workspace, the proposals this person may decide (owners: workspace facts; readers: their channels').
+  const proposals = await Promise.all(
+    workspaces.map((workspace) => proposalCounts(getDb(), { workspaceId: workspace.id, id: user.id }, workspace.id)),
+  );
   return (
     <main className="flex flex-col gap-8">
       <div>
@@ -24,7 +29,7 @@ export default async function HomePage() {
           You are not in a workspace yet. Ask a workspace owner to add you, or start one below.
         </p>
       ) : (
-        workspaces.map((workspace) => (
+        workspaces.map((workspace, i) => (
           <section key={workspace.id} aria-labelledby={`ws-${workspace.id}`} className="flex flex-col gap-3">
             <div className="flex items-baseline gap-3">
               <h2 id={`ws-${workspace.id}`} className="text-lg font-semibold">
@@ -39,7 +44,12 @@ export default async function HomePage() {
             ) : (
               <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={`${workspace.name} agents`}>
                 {workspace.agents.map((agent) => (
-                  <AgentCard key={agent.id} workspaceId={workspace.id} agent={agent} />
+                  <AgentCard
+                    key={agent.id}
+                    workspaceId={workspace.id}
+                    agent={agent}
+                    proposals={proposals[i].get(agent.id) ?? 0}
+                  />
                 ))}
               </ul>
             )}

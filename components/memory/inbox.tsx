@@ -130,6 +130,10 @@ function ProposalItem({
       className="flex flex-col gap-2 rounded-lg border border-brand-200 bg-brand-50/40 p-4 shadow-sm outline-none focus:ring-2 focus:ring-brand-600"
       data-fact-id={proposal.id}
     >
+      {/* The proposed text stays in sight while it is edited: it names the item, and the edit starts from it. */}
+      <p id={bodyId} className="break-words whitespace-pre-wrap text-slate-900">
+        {proposal.body}
+      </p>
       {mode === "edit" ? (
         <EditAndApprove
           proposal={proposal}
@@ -137,11 +141,7 @@ function ProposalItem({
           onCancel={() => setMode("view")}
           onApproved={(body) => onDecided(proposal.id, `Approved “${short(body)}”, as you edited it.`)}
         />
-      ) : (
-        <p id={bodyId} className="break-words whitespace-pre-wrap text-slate-900">
-          {proposal.body}
-        </p>
-      )}
+      ) : null}
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
         {proposal.channelLabel ? (
           <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">{proposal.channelLabel}</span>

@@ -3,10 +3,7 @@
  * what waits and for the Inbox's "why it waits". One place, so the settings page,
  * the Memory page and the Inbox say the same thing.
  */
-import type { WRITE_POLICIES } from "@/db/schema";
-
-export type WritePolicy = (typeof WRITE_POLICIES)[number];
-export type WritePolicies = { workspaceFacts: WritePolicy; channelFacts: WritePolicy };
+import type { WritePolicies } from "./rules";
 
 /** The Memory page's sentence: which of the agent's facts wait, and for whom. */
 export function waitingInWords(agentName: string, policies: WritePolicies): string {

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getDb } from "@/db";
 import { AgentCard } from "@/components/memory/agent-card";
 import { requireMember } from "@/lib/auth/session";
+import { proposalCounts } from "@/lib/memory/proposals";
 import { agentsWithCounts } from "@/lib/memory/store";
 
 export const metadata: Metadata = { title: "Workspace" };
@@ -10,7 +11,11 @@ export const metadata: Metadata = { title: "Workspace" };
 export default async function WorkspacePage({ params }: { params: Promise<{ workspace: string }> }) {
   const { workspace: workspaceId } = await params;
   const member = await requireMember(workspaceId);
-  const agents = await agentsWithCounts(getDb(), member.workspace.id);
+  const [agents, proposals] = await Promise.all([
+    agentsWithCounts(getDb(), member.workspace.id),
+    // Only what this person may decide: a member's count leaves out workspace proposals, which owners decide.
+    proposalCounts(getDb(), { workspaceId: member.workspace.id, id: member.id }, member.workspace.id),
+  ]);
   return (
     <main className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -39,7 +44,12 @@ export default async function WorkspacePage({ params }: { params: Promise<{ work
         ) : (
           <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Agents">
             {agents.map((agent) => (
-              <AgentCard key={agent.id} workspaceId={member.workspace.id} agent={agent} />
+              <AgentCard
+                key={agent.id}
+                workspaceId={member.workspace.id}
+                agent={agent}
+                proposals={proposals.get(agent.id) ?? 0}
+              />
             ))}
           </ul>
         )}

@@ -47,6 +47,11 @@ const CASES: [string, () => Promise<Action>, Record<string, string>][] = [
   ["deleteAgent", async () => (await modules.agent()).deleteAgentAction, { agentId: "scout", expectedFacts: "8" }],
   ["createKey", async () => (await modules.agent()).createKeyAction, { agentId: "scout", name: "CI" }],
   ["revokeKey", async () => (await modules.agent()).revokeKeyAction, { keyId: "key_demo_scout" }],
+  [
+    "setWritePolicies",
+    async () => (await modules.agent()).setWritePoliciesAction,
+    { agentId: "scout", workspaceFacts: "keep", channelFacts: "wait" },
+  ],
 ];
 
 // --- A fresh demo database per test, which the app opens through DATABASE_URL ---
@@ -142,6 +147,32 @@ describe("the owner's role is read from the database on every call", () => {
 });
 
 describe("answers owners can act on", () => {
+  it("names the radio group of a refused write policy, keeps the saved ones, and says when nothing changed", async () => {
+    const { setWritePoliciesAction } = await modules.agent();
+    const before = await dump();
+    const save = (fields: Record<string, string>) => as("olivia", setWritePoliciesAction, form({ workspace: "acme", agentId: "scout", ...fields }));
+    expect(await save({ workspaceFacts: "maybe", channelFacts: "keep" })).toEqual({
+      status: "invalid_data",
+      field: "workspaceFacts",
+      message: "Choose whether workspace facts wait for an owner or are kept at once.",
+    });
+    expect(await save({ workspaceFacts: "wait" })).toEqual({
+      status: "invalid_data",
+      field: "channelFacts",
+      message: "Choose whether channel facts are kept at once or wait for someone in the channel.",
+    });
+    // Scout's defaults, sent again.
+    expect(await save({ workspaceFacts: "wait", channelFacts: "keep" })).toEqual({ status: "success", message: "Nothing changed." });
+    expect(await dump()).toEqual(before);
+    expect(revalidatePath).not.toHaveBeenCalled();
+
+    expect(await save({ workspaceFacts: "keep", channelFacts: "wait" })).toEqual({ status: "success", message: "Saved." });
+    const [scout] = await db().all<{ workspace_facts: string; channel_facts: string }>(
+      sql`SELECT workspace_facts, channel_facts FROM agents WHERE id = 'scout'`,
+    );
+    expect(scout).toEqual({ workspace_facts: "keep", channel_facts: "wait" });
+  });
+
   it("adds no one to a private channel until the owner confirms the facts it shows them, and says how many", async () => {
     const { addChannelMemberAction } = await modules.channels();
     const before = await dump();

@@ -2,13 +2,15 @@
  * Everything the Memory page shows, read for one member in one go: the groups of
  * facts they may see (one page each), the recently forgotten, the quota, and the
  * recall preview. Each fact leaves here as a FactView — what the person may see
- * of it and whether they may change it — never as a row.
+ * of it and whether they may change it — never as a row. The Inbox holds only
+ * the proposals this person may decide (proposalsFor applies the rule in SQL).
  */
 import { getDb } from "@/db";
 import type { FactView } from "@/components/memory/fact-card";
 import type { FactGroupProps } from "@/components/memory/fact-group";
 import type { ExpiredView } from "@/components/memory/expired-section";
 import type { ForgottenView } from "@/components/memory/forgotten-list";
+import type { ProposalView } from "@/components/memory/inbox";
 import type { PreviewResult } from "@/components/memory/recall-preview";
 import type { Agent } from "@/lib/agents";
 import type { Member } from "@/lib/auth/session";
@@ -26,6 +28,8 @@ import {
   type ListedFact,
   type StoredFact,
 } from "@/lib/memory/store";
+import { proposalsFor, writePolicies, type Proposal } from "@/lib/memory/proposals";
+import { settingWaitInWords, waitingInWords } from "@/lib/memory/write-policy-words";
 import { lookAlikesOf } from "@/lib/memory/look-alike-pairs";
 import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
@@ -53,6 +57,10 @@ export type MemoryPageData = {
   /** Expired facts the person may change: the most recently ended, and how many in all. */
   expired: { facts: ExpiredView[]; total: number };
   kept: number;
+  /** The proposals this person may decide, for the Inbox (empty: no Inbox). */
+  proposals: ProposalView[];
+  /** What waits for a person, in one sentence (the agent's write policies). */
+  waiting: string;
   preview: PreviewResult;
   /** The page's parameters but the preview's, for the preview form to keep. */
   keep: Record<string, string>;
@@ -91,6 +99,23 @@ function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
   };
 }
 
+function toProposalView(proposal: Proposal, agentName: string): ProposalView {
+  return {
+    id: proposal.id,
+    body: proposal.body,
+    version: proposal.version,
+    scope: proposal.scope as Scope,
+    channelLabel: proposal.scope === "channel" ? (proposal.scopeLabel ?? `#${proposal.scopeRef}`) : null,
+    proposedBy: agentName,
+    sourceLabel: proposal.sourceLabel,
+    proposedAt: proposal.proposedAt,
+    waits:
+      proposal.proposalReason === "instruction"
+        ? { kind: "instruction", why: proposal.why ?? "it is addressed to the agent" }
+        : { kind: "setting", words: settingWaitInWords(agentName, proposal.scope) },
+  };
+}
+
 function toForgottenView(fact: StoredFact): ForgottenView {
   return {
     id: fact.id,
@@ -121,7 +146,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   };
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
-  const [counts, pages, kept, forgotten, expired, preview] = await Promise.all([
+  const [counts, pages, kept, forgotten, expired, preview, proposals, policies] = await Promise.all([
     countVisibleFacts(db, viewer, agent.id, filters),
     Promise.all(
       groups.map((group) =>
@@ -141,6 +166,8 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       { place: query.preview, question: query.preview_q, budget: query.preview_budget },
       channels,
     ),
+    proposalsFor(db, viewer, agent.id),
+    writePolicies(db, workspaceId, agent.id),
   ]);
 
   // "Looks like …" on the listed facts: the pairs this person may see both facts of (look-alike-pairs.ts).
@@ -181,6 +208,9 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       })),
     },
     kept,
+    proposals: proposals.map((proposal) => toProposalView(proposal, agent.name)),
+    // The agent was found in this workspace a moment ago; deleted since, the page's next load says so.
+    waiting: policies ? waitingInWords(agent.name, policies) : "",
     preview,
     keep: Object.fromEntries(
       Object.entries(query).filter(([key, value]) => !PREVIEW_PARAMS.has(key) && typeof value === "string"),

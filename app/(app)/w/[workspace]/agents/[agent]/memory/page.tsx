@@ -3,6 +3,7 @@ import { ExpiredSection } from "@/components/memory/expired-section";
 import { FactFilters } from "@/components/memory/fact-filters";
 import { FactGroup } from "@/components/memory/fact-group";
 import { ForgottenSection } from "@/components/memory/forgotten-section";
+import { Inbox } from "@/components/memory/inbox";
 import { MemoryProvider } from "@/components/memory/memory-context";
 import { MemoryHeader } from "@/components/memory/memory-header";
 import { MemoryTools } from "@/components/memory/memory-tools";
@@ -21,6 +22,7 @@ import {
 } from "./actions";
 import { loadMemoryPage } from "./load-memory-page";
 import { keepBothAction, replaceOlderAction } from "./look-alike-actions";
+import { approveProposalAction, declineProposalAction } from "./proposal-actions";
 
 type Props = {
   params: Promise<{ workspace: string; agent: string }>;
@@ -31,6 +33,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { agent } = await params;
   return { title: `@${agent}'s memory` };
 }
+
+const inboxActions = { approve: approveProposalAction, decline: declineProposalAction };
 
 const actions = {
   addFact: addFactAction,
@@ -62,8 +66,10 @@ export default async function MemoryPage({ params, searchParams }: Props) {
             expired={page.expired.total}
             exportHref={`${page.base}/export`}
           />
+          {page.waiting ? <p className="-mt-4 text-sm text-slate-700">{page.waiting}</p> : null}
           <div className="grid gap-8 lg:grid-cols-3">
             <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
+              <Inbox proposals={page.proposals} actions={inboxActions} />
               <FactFilters
                 // A new form for new parameters: its fields show the URL's values after back and forward too.
                 key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}

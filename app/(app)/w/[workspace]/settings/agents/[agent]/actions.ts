@@ -1,14 +1,22 @@
 "use server";
 
 /**
- * One agent's settings: rename, delete, and its keys. Owners only (ownerAction);
+ * One agent's settings: rename, delete, its keys, and whether its facts wait for a person. Owners only (ownerAction);
  * every query names the workspace, so another workspace's agent or key is "not there".
  */
-import type { AdminState, NewKeyState } from "@/lib/actions/admin-states";
+import type { AdminState, NewKeyState, WritePoliciesState } from "@/lib/actions/admin-states";
 import { NOTHING_HERE, ownerAction } from "@/lib/actions/owner-action";
 import { createAgentKey, revokeAgentKey } from "@/lib/admin/agent-keys";
 import { deleteAgent, renameAgent } from "@/lib/admin/agents";
-import { createKeyInput, deleteAgentInput, renameAgentInput, revokeKeyInput } from "@/lib/validation/admin";
+import { setWritePolicies } from "@/lib/memory/proposals";
+import {
+  createKeyInput,
+  deleteAgentInput,
+  renameAgentInput,
+  revokeKeyInput,
+  writePoliciesInput,
+  writePolicyFields,
+} from "@/lib/validation/admin";
 
 const facts = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "fact" : "facts"}`;
 
@@ -58,3 +66,34 @@ export const revokeKeyAction = ownerAction(revokeKeyInput, async (ctx, input): P
   ctx.refresh();
   return { status: "success", message: "Revoked. Calls with this key are refused from now on." };
 });
+
+const saveWritePolicies = ownerAction(writePoliciesInput, async (ctx, input): Promise<WritePoliciesState> => {
+  const policies = { workspaceFacts: input.workspaceFacts, channelFacts: input.channelFacts };
+  const result = await setWritePolicies(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, policies);
+  switch (result.status) {
+    case "changed":
+      ctx.refresh();
+      return { status: "success", message: "Saved." };
+    case "unchanged":
+      return { status: "success", message: "Nothing changed." };
+    case "not_found":
+    case "forbidden":
+      return { status: "failed", message: NOTHING_HERE };
+  }
+});
+
+/**
+ * Whether the agent's workspace and channel facts wait for a person. Each choice is
+ * checked first, on its own, so a refusal names its radio group (and nothing is
+ * looked up for a malformed form); then the owner builder runs as for every action here.
+ */
+export async function setWritePoliciesAction(raw: FormData | Record<string, unknown>): Promise<WritePoliciesState> {
+  // Anything may be posted here: a value that is not an object has no choices in it.
+  const fields: Record<string, unknown> =
+    raw instanceof FormData ? Object.fromEntries(raw) : typeof raw === "object" && raw !== null ? raw : {};
+  for (const field of ["workspaceFacts", "channelFacts"] as const) {
+    const parsed = writePolicyFields[field].safeParse(fields[field]);
+    if (!parsed.success) return { status: "invalid_data", field, message: parsed.error.issues[0]?.message ?? "Choose one." };
+  }
+  return saveWritePolicies(raw);
+}

@@ -4,11 +4,13 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db";
 import { CreateKeyForm, KeyList } from "@/components/settings/agent-keys";
 import { DeleteAgent, RenameAgentForm } from "@/components/settings/agent-settings";
+import { WritePoliciesForm } from "@/components/settings/write-policies-form";
 import { listAgentKeys } from "@/lib/admin/agent-keys";
 import { agentSummary } from "@/lib/admin/agents";
 import { requireOwner } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
-import { createKeyAction, deleteAgentAction, renameAgentAction, revokeKeyAction } from "./actions";
+import { writePolicies } from "@/lib/memory/proposals";
+import { createKeyAction, deleteAgentAction, renameAgentAction, revokeKeyAction, setWritePoliciesAction } from "./actions";
 
 type Props = { params: Promise<{ workspace: string; agent: string }> };
 
@@ -23,7 +25,10 @@ export default async function AgentSettingsPage({ params }: Props) {
   const db = getDb();
   const agent = await agentSummary(db, owner.workspace.id, handle);
   if (!agent) notFound();
-  const keys = await listAgentKeys(db, owner.workspace.id, agent.id);
+  const [keys, policies] = await Promise.all([
+    listAgentKeys(db, owner.workspace.id, agent.id),
+    writePolicies(db, owner.workspace.id, agent.id),
+  ]);
   const base = `/w/${owner.workspace.id}`;
 
   return (
@@ -53,6 +58,17 @@ export default async function AgentSettingsPage({ params }: Props) {
         <CreateKeyForm workspace={owner.workspace.id} agentId={agent.id} action={createKeyAction} />
         <KeyList workspace={owner.workspace.id} keys={keys} now={requestTime()} revoke={revokeKeyAction} />
       </section>
+
+      {policies ? (
+        <section className="rounded-lg border border-slate-200 bg-white p-4">
+          <WritePoliciesForm
+            workspace={owner.workspace.id}
+            agent={agent}
+            policies={policies}
+            action={setWritePoliciesAction}
+          />
+        </section>
+      ) : null}
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <RenameAgentForm workspace={owner.workspace.id} agent={agent} action={renameAgentAction} />
