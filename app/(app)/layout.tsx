@@ -16,6 +16,9 @@ export default async function SignedInLayout({ children }: { children: React.Rea
             <span className="hidden text-slate-600 sm:inline" aria-label="Signed in as">
               {user.name}
             </span>
+            <Link href="/you/data" className="font-medium text-brand-700 hover:underline">
+              Your data
+            </Link>
             <form action={signOutAction}>
               <Button type="submit" variant="ghost">
                 Sign out
