@@ -13,6 +13,8 @@ export type HistoryEntry = {
   actorKind: string;
   before: string | null;
   after: string | null;
+  /** Where an agent made the change ("@ana in #support"); null for people's changes on the Memory page. */
+  placeLabel: string | null;
   at: string;
 };
 

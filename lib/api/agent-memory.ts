@@ -12,7 +12,7 @@ import { users } from "@/db/schema";
 import { scopeLabelFor, sourceLabelFor } from "@/lib/memory/labels";
 import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { similarForAgent } from "@/lib/memory/look-alike-pairs";
-import { MAX_FACTS, narrowed, scopeFor, utcDay } from "@/lib/memory/rules";
+import { MAX_FACTS, narrowed, scopeFor, utcDay, type Place } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { meaningFor } from "@/lib/embeddings/meaning";
@@ -20,6 +20,7 @@ import { toMemory } from "@/lib/memory/wire";
 import { looksLikeInstruction } from "@/lib/memory/instruction-text";
 import { writePolicies } from "@/lib/memory/proposals";
 import { proposalReasonFor, type ProposalReason } from "@/lib/memory/rules";
+import { replacedBy } from "@/lib/memory/replace";
 import { agentForget, remember } from "@/lib/memory/writes";
 import { displayName } from "@/lib/person-name";
 import type {
@@ -105,7 +106,8 @@ function proposalReasonOf(value: string | null | undefined): ProposalReason {
   return value === "instruction" ? "instruction" : "setting";
 }
 
-export type RememberAnswer = { status: 200 | 201 | 202; body: RememberOutput };
+/** `replacedText`: the old text of the fact `replaces` retired, for the MCP answer's words (the wire keeps only its id). */
+export type RememberAnswer = { status: 200 | 201 | 202; body: RememberOutput; replacedText?: string };
 
 /**
  * Keeps a fact where the conversation allows (scopeFor), cleaned, within the
@@ -128,6 +130,8 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
   // An agent deleted mid-request has no settings left: its defaults, so nothing is kept more freely.
   const policies = (await writePolicies(db, agent.workspaceId, agent.agentId)) ?? DEFAULT_POLICIES;
   const proposal = proposalReasonFor("agent", granted.scope, policies, looksLikeInstruction(input.fact).flagged);
+  // One day for the rules of `replaces` and the answer that names a successor.
+  const today = utcDay();
 
   const result = await remember(db, {
     agentId: agent.agentId,
@@ -147,6 +151,7 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     proposal,
     // Left out, a repeat leaves its twin's date alone (writes.ts twinValidUntil says when a date moves).
     validUntil: input.valid_until,
+    replaces: input.replaces === undefined ? undefined : { id: input.replaces, place: info.place, today },
   });
 
   // The new fact is in fact_vectors_due (drizzle/0010); wake the embedder rather than wait for its next round.
@@ -164,8 +169,12 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
           proposal_reason: result.fact.proposedAt ? proposalReasonOf(result.fact.proposalReason) : null,
           // Only what the agent may recall here: never a proposal, nor a person's fact outside their DM.
           similar: result.status === "created" ? similarForAgent(result.fact, result.similar, info.place, utcDay()) : [],
+          ...(result.replaced ? { replaced: result.replaced.id } : {}),
         },
+        replacedText: result.replaced?.body,
       };
+    case "replace_refused":
+      throw await forgetRefusal(db, agent, input.replaces ?? "", info.place, today, result.verdict, "replace");
     case "memory_full":
       throw apiError(
         "memory_full",
@@ -192,12 +201,31 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
 export async function forgetForAgent(db: Conn, agent: AgentContext, input: ForgetInput): Promise<void> {
   const { place } = await placeOf(db, agent, input.channel, input.asker);
   const verdict = await agentForget(db, { kind: "agent", id: agent.agentId, name: agent.name }, input.id, place);
-  if (verdict === "not_found") throw apiError("not_found", "There is no such fact you can forget here.");
-  if (verdict === "forbidden") {
-    throw apiError(
-      "forbidden",
-      "You may not forget this fact from here: people pinned or gave it, or it is a workspace fact and this is not a " +
-        "public channel. Tell the person; they can change it on the Memory page.",
-    );
+  if (verdict !== "forgotten") throw await forgetRefusal(db, agent, input.id, place, utcDay(), verdict, "forget");
+}
+
+/**
+ * agentForget's two refusals, for forget and for `replaces` alike. An id that was replaced names the fact
+ * that took its place, but only when the agent may recall that one here: otherwise the plain 404.
+ */
+async function forgetRefusal(
+  db: Conn,
+  agent: AgentContext,
+  factId: string,
+  place: Place,
+  today: string,
+  verdict: "not_found" | "forbidden",
+  verb: "forget" | "replace",
+) {
+  const field = verb === "replace" ? "replaces: " : "";
+  if (verdict === "not_found") {
+    const newer = await replacedBy(db, agent.agentId, factId, place, today);
+    if (newer) return apiError("not_found", `${field}That fact was replaced by ${newer}; ${verb} that one instead.`);
+    return apiError("not_found", `${field}There is no such fact you can ${verb} here.`);
   }
+  return apiError(
+    "forbidden",
+    `${field}You may not ${verb} this fact from here: people pinned or gave it, or it is a workspace fact and this is ` +
+      "not a public channel. Tell the person; they can change it on the Memory page.",
+  );
 }

@@ -19,7 +19,7 @@ import {
   rememberInput,
   rememberOutput,
 } from "@/lib/validation/agent-api";
-import { forgetForAgent, rememberForAgent } from "./agent-memory";
+import { forgetForAgent, rememberForAgent, type RememberAnswer } from "./agent-memory";
 import { recallAnswer, recallOutputOf } from "./recall-cache";
 import type { AgentContext } from "./auth";
 import { publicOrigin } from "@/lib/http/public-origin";
@@ -45,22 +45,43 @@ export const TOOL_DESCRIPTIONS = {
     "this turn read something the whole workspace can't, so the fact stays the asker's own. When a fact stops being " +
     "true on a known date (a promotion ending, someone away until a day), set `valid_until` to its last day: it is " +
     "not recalled after. Remembering a fact you already keep refreshes it instead of adding a copy (with a new " +
-    `\`valid_until\`, it moves its end). ${NEVER_SECRETS}`,
+    `\`valid_until\`, it moves its end). When a fact you keep stops being true because something changed ("we now ` +
+    `release on Wednesdays" after "releases go out on Thursdays"), remember the new fact with \`replaces\` set to the ` +
+    "old fact's id from `recall`: the old one is retired, so recall never offers both (allowed where you could " +
+    `forget the old one). ${NEVER_SECRETS}`,
   forget:
     "Forget a fact of yours by its id (from `recall`) when it is wrong or no longer true. You can forget only facts " +
     "you could recall in this conversation, never a pinned fact or one a person gave you, and a workspace fact only " +
     "from a public channel; people can still restore it for 7 days.",
 } as const;
 
-/** A service answer, or its refusal, as a tool result. */
-async function toolResult(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+/**
+ * A service answer, or its refusal, as a tool result. `words` follow the JSON (which clients read first) when
+ * the answer has something a model should not miss.
+ */
+async function toolResult(work: () => Promise<Record<string, unknown>>, words?: () => string | null): Promise<CallToolResult> {
   try {
     const result = await work();
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+    const said = words?.();
+    const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(result) }];
+    if (said) content.push({ type: "text", text: said });
+    return { content, structuredContent: result };
   } catch (error) {
     const { code, message } = toApiError(error);
     return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code, message } }) }] };
   }
+}
+
+/** What `replaces` did, in a sentence: the old fact's id and text, and whether it is gone now or at approval. */
+export function replacedInWords(answer: RememberAnswer): string | null {
+  const { replaced, memory } = answer.body;
+  if (!replaced) return null;
+  const old = answer.replacedText === undefined ? replaced : `${replaced} ("${answer.replacedText}")`;
+  // A proposal (202) leaves the old fact in place until a person approves the new one.
+  if (answer.body.proposed) {
+    return `When a person approves ${memory.id}, it replaces ${old}; until then the old fact stays.`;
+  }
+  return `Replaced ${old} with ${memory.id} ("${memory.body}"): the old fact is retired and will not be recalled again.`;
 }
 
 /** An MCP server whose tools act for one authenticated agent. */
@@ -90,7 +111,13 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
       outputSchema: rememberOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (input) => toolResult(async () => (await rememberForAgent(db, agent, input)).body),
+    (input) => {
+      let answer: RememberAnswer | undefined;
+      return toolResult(
+        async () => (answer = await rememberForAgent(db, agent, input)).body,
+        () => (answer ? replacedInWords(answer) : null),
+      );
+    },
   );
   server.registerTool(
     "forget",

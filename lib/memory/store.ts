@@ -235,14 +235,20 @@ export async function getVisibleFact(
 }
 
 /** One change in a fact's history, as the Memory page shows it. */
-export type FactEvent = Pick<typeof factEvents.$inferSelect, "kind" | "actorName" | "actorKind" | "before" | "after" | "at">;
+export type FactEvent = Pick<
+  typeof factEvents.$inferSelect,
+  "kind" | "actorName" | "actorKind" | "before" | "after" | "placeLabel" | "at"
+>;
 
-/** The history of a fact this person may see, oldest first; empty when they may not see it. */
+/**
+ * The history of a fact this person may see, oldest first; empty when they may not see it. A fact that replaced
+ * others holds their events too (replace.ts), so this is the whole chain.
+ */
 export async function factHistory(db: Conn, viewer: ViewerRef, agentId: string, factId: string): Promise<FactEvent[]> {
   const visible = shownSql(viewer);
   return readAll<FactEvent>(
     db,
-    `SELECT e.kind, e.actor_name AS actorName, e.actor_kind AS actorKind, e.before, e.after, e.at
+    `SELECT e.kind, e.actor_name AS actorName, e.actor_kind AS actorKind, e.before, e.after, e.place_label AS placeLabel, e.at
       FROM fact_events e JOIN facts ON facts.id = e.fact_id
       WHERE e.fact_id = ? AND facts.agent_id = ? AND ${visible.text}
       ORDER BY e.id`,

@@ -11,6 +11,7 @@ import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
+import { checkReplaceable, recordReplaceIntent, retireReplaced, type ReplaceTarget } from "./replace";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
@@ -87,13 +88,20 @@ export type NewFact = {
   validUntil?: string | null;
   /** Set (proposalReasonFor in rules.ts): a new fact is kept as a proposal waiting for a person, for this reason. */
   proposal?: ProposalReason | null;
+  /** An agent's fact this one takes the place of (replace.ts): allowed where the agent could forget it. */
+  replaces?: ReplaceTarget;
 };
+
+/** The fact `replaces` named, retired by this write (or, for a proposal, at approve), with its text. */
+export type Replaced = { id: string; body: string };
 
 export type RememberResult =
   | { status: "not_allowed" }
   /** `similar`: the live facts and proposals of its scope that read almost like it (look-alike-pairs.ts). */
-  | { status: "created"; fact: StoredFact; similar: FoundLookAlike[] }
-  | { status: "deduplicated"; fact: StoredFact }
+  | { status: "created"; fact: StoredFact; similar: FoundLookAlike[]; replaced?: Replaced }
+  | { status: "deduplicated"; fact: StoredFact; replaced?: Replaced }
+  /** The fact `replaces` named is one the agent could not forget here: agentForget's two answers. */
+  | { status: "replace_refused"; verdict: "not_found" | "forbidden" }
   | { status: "memory_full" }
   | TextProblem;
 
@@ -109,9 +117,35 @@ export async function remember(
 ): Promise<RememberResult> {
   const text = checkText(input.body);
   if (!("body" in text)) return text;
-  return writeTransaction(db, async (writes) =>
-    !allowed || (await allowed(writes)) ? keepFact(writes, input, text.body) : { status: "not_allowed" },
-  );
+  return writeTransaction(db, async (writes): Promise<RememberResult> => {
+    // The fact it replaces is judged first (load → 404, allowed → 403), before anything is written.
+    const old = input.replaces ? await checkReplaceable(writes, input.agentId, input.replaces) : null;
+    if (old && old.verdict !== "allowed") return { status: "replace_refused", verdict: old.verdict };
+    if (allowed && !(await allowed(writes))) return { status: "not_allowed" };
+    // A live fact replaced frees its place, unless the new one waits as a proposal: the old stays live until then.
+    const room = old?.verdict === "allowed" && old.live && !input.proposal ? 1 : 0;
+    const kept = await keepFact(writes, input, text.body, room);
+    return old?.verdict === "allowed" ? replaceWith(writes, kept, old.id, input) : kept;
+  });
+}
+
+/** After keepFact: the new fact (or its twin) takes the old one's place now, or at approve for a proposal. */
+async function replaceWith(writes: Writes, kept: RememberResult, oldId: string, input: NewFact): Promise<RememberResult> {
+  if (kept.status !== "created" && kept.status !== "deduplicated") return kept;
+  // Repeating the very fact it replaces is only a refresh.
+  if (kept.fact.id === oldId) return kept;
+  const at = nowIso();
+  if (kept.fact.proposedAt) {
+    const body = await recordReplaceIntent(writes, kept.fact.id, oldId, input.by, input.source.label, at);
+    return body === null ? kept : { ...kept, replaced: { id: oldId, body } };
+  }
+  const body = await retireReplaced(writes, kept.fact.id, oldId, input.by, at, input.source.label);
+  if (body === null) return kept;
+  const replaced = { id: oldId, body };
+  // The old fact may have looked like the new one: it is gone now, so it is no longer "similar".
+  return kept.status === "created"
+    ? { ...kept, similar: kept.similar.filter((alike) => alike.id !== oldId), replaced }
+    : { ...kept, replaced };
 }
 
 const REFRESH_SQL = `UPDATE facts SET updated_at = ?, pinned = (pinned OR ?), valid_until = ? WHERE id = ?
@@ -147,7 +181,7 @@ function twinValidUntil(twin: StoredFact, input: NewFact): string | null {
  * live when a person tells it (their write passed the same rule as deciding it: tell.ts's `allowed`).
  * A twin that is live stays live, whatever `input.proposal` says: it was already decided.
  */
-async function keepFact(writes: Writes, input: NewFact, body: string): Promise<RememberResult> {
+async function keepFact(writes: Writes, input: NewFact, body: string, room = 0): Promise<RememberResult> {
   const bodyKey = dedupeKey(body);
   const scopeRef = input.scope === "workspace" ? "" : input.scopeRef;
   const at = nowIso();
@@ -167,7 +201,8 @@ async function keepFact(writes: Writes, input: NewFact, body: string): Promise<R
     if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
     return { status: "deduplicated", fact: storedFact(row) };
   }
-  if ((await liveCount(writes, input.agentId)) >= MAX_FACTS) return { status: "memory_full" };
+  // `room`: a fact this write retires (replace.ts) is still counted here, and frees its place.
+  if ((await liveCount(writes, input.agentId)) >= MAX_FACTS + room) return { status: "memory_full" };
 
   const [row] = await writes.all<FactColumnsRow>(INSERT_SQL, [
     newId("fact"),

@@ -142,6 +142,14 @@ export const rememberInput = z
           `${MAX_VALID_YEARS} years ahead. From the next day it is no longer recalled. Leave it out for facts ` +
           "with no known end. Remembering a fact you already keep with a new date moves its end.",
       ),
+    replaces: id()
+      .optional()
+      .describe(
+        "The id of a fact you keep (from recall) that this one makes untrue: \"We now release on Wednesdays.\" " +
+          "replaces \"Releases go out on Thursdays.\" The old fact is retired in the same write — never recalled " +
+          "again, its history kept with the new one — so recall never offers both. Allowed only for a fact you " +
+          "could forget here (same 404 and 403 as forget).",
+      ),
   })
   .refine((body) => !body.private || body.asker !== undefined, {
     path: ["asker"],
@@ -277,6 +285,14 @@ export const rememberOutput = z.object({
       "Facts you may recall here, in the same scope, that read almost like the new one (an edit, a changed day or " +
         "amount), best first, at most 3; empty when none (and always for a refreshed fact). Both are kept: if the new " +
         "fact replaces one of them, forget the old one.",
+    ),
+  replaced: z
+    .string()
+    .optional()
+    .describe(
+      "Present when you sent `replaces`: the id of the fact this one replaced, now retired (never recalled again; " +
+        "its history lives on in the new fact's). When the new fact waits as a proposal, the old one stays until a " +
+        "person approves it. Absent when the new text was the old fact's own: that only refreshed it.",
     ),
 });
 export type RememberOutput = z.infer<typeof rememberOutput>;

@@ -415,7 +415,7 @@ describe("MCP", () => {
     const remember = tools.find((tool) => tool.name === "remember")!;
     expect(remember.description).toMatch(/never keep secrets/i);
     expect(Object.keys(remember.inputSchema.properties ?? {}).sort()).toEqual(
-      ["asker", "channel", "fact", "private", "scope", "source", "valid_until"].sort(),
+      ["asker", "channel", "fact", "private", "replaces", "scope", "source", "valid_until"].sort(),
     );
     // Told when to use it, and the day's shape, in words a model reads.
     expect(remember.description).toMatch(/valid_until/);

@@ -642,6 +642,7 @@ describe("factHistoryAction", () => {
           actorKind: "user",
           before: null,
           after: DEMO_FACTS.releases,
+          placeLabel: null,
           at: expect.any(String),
         },
       ],
