@@ -21,6 +21,7 @@ import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "
 import { dedupeKey } from "./fact-text";
 import { looksLikeInstruction } from "./instruction-text";
 import type { ProposalReason, WritePolicies, WritePolicy } from "./rules";
+import { retireIntendedReplacements } from "./replace";
 import { changeableSql, type ViewerRef } from "./rules-sql";
 import {
   changeableFact,
@@ -140,6 +141,8 @@ export async function approveProposal(
       const fact = await writeCorrection(writes, viewer, agentId, factId, edit.fromVersion, body, at, true);
       if (!fact) return { status: "not_found" };
       await recordEvent(writes, factId, "approve", personActor(viewer), current.body, body, at);
+      // A proposal written with `replaces` retires the old fact now (replace.ts).
+      await retireIntendedReplacements(writes, factId, personActor(viewer), at, changeableSql(viewer));
       return { status: "approved", fact };
     }
     const changeable = changeableSql(viewer);
@@ -151,6 +154,7 @@ export async function approveProposal(
     ]);
     if (!row) return { status: "not_found" };
     await recordEvent(writes, factId, "approve", personActor(viewer), null, null, at);
+    await retireIntendedReplacements(writes, factId, personActor(viewer), at, changeableSql(viewer));
     return { status: "approved", fact: storedFact(row) };
   });
 }

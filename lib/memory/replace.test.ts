@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { writeTransaction } from "@/db/client";
 import { factEvents, facts } from "@/db/schema";
 import { DEMO_FACTS } from "@/db/seed";
 import { nowIso } from "@/lib/ids";
@@ -15,11 +14,13 @@ import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { MAX_FACTS, utcDay, type Place } from "./rules";
 import { factHistory, liveFactCount, recall } from "./store";
-import { replacedBy, retireIntendedReplacements } from "./replace";
+import { approveProposal } from "./proposals";
+import { replacedBy } from "./replace";
 import { agentForget, forgetFact, purgeFact, remember, type NewFact, type PersonActor } from "./writes";
 
 const SCOUT = { kind: "agent" as const, id: "scout", name: "Scout" };
 const MAX_P: PersonActor = { workspaceId: "acme", id: "max", name: "Max Mills", handle: "max" };
+const OLIVIA_P: PersonActor = { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" };
 const NEW_REFUNDS = "Refunds over $300 need a manager's approval.";
 
 const t = tempDbForTests({ demo: true, each: true });
@@ -233,13 +234,28 @@ describe("replaces", () => {
     expect(await liveBodies()).toContain(DEMO_FACTS.refunds);
     expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).toContain(DEMO_FACTS.refunds);
 
-    // What approve does in its transaction (proposals.ts): the intent recorded at propose time is carried out.
-    const retired = await writeTransaction(t.db, (writes) =>
-      retireIntendedReplacements(writes, result.fact.id, { kind: "user", id: "max", name: "Max Mills" }, nowIso()),
-    );
-    expect(retired).toEqual([oldId]);
+    expect(await approveProposal(t.db, MAX_P, "scout", result.fact.id)).toMatchObject({ status: "approved" });
     expect(await t.db.select().from(facts).where(eq(facts.id, oldId))).toEqual([]);
     const kinds = (await eventsOf(result.fact.id)).map((event) => event.kind);
-    expect(kinds.filter((kind) => kind === "replace")).toHaveLength(1);
+    expect(kinds).toEqual(["remember", "propose", "replace", "approve"]);
+    expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).toEqual(expect.arrayContaining([NEW_REFUNDS]));
+    expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).not.toContain(DEMO_FACTS.refunds);
+  });
+
+  it("approving retires only a fact the approver may change: a member's approval never retires a workspace fact", async () => {
+    const support = await placeOf("support", "ana");
+    const sso = await idOf(DEMO_FACTS.sso);
+    const said = scoutSays("Only the Enterprise plan includes SSO.", support, sso, { proposal: "setting" });
+    const proposal = await remember(t.db, said);
+    if (proposal.status !== "created") throw new Error("not created");
+    // Max reads #support, so he may decide its channel proposal, but only owners change workspace facts.
+    expect(await approveProposal(t.db, MAX_P, "scout", proposal.fact.id)).toMatchObject({ status: "approved" });
+    expect(await liveBodies()).toEqual(expect.arrayContaining([DEMO_FACTS.sso, "Only the Enterprise plan includes SSO."]));
+    expect((await eventsOf(proposal.fact.id)).map((event) => event.kind)).toEqual(["propose", "approve"]);
+
+    const again = await remember(t.db, scoutSays("SSO comes with the Enterprise plan only.", support, sso, { proposal: "setting" }));
+    if (again.status !== "created") throw new Error("not created");
+    expect(await approveProposal(t.db, OLIVIA_P, "scout", again.fact.id)).toMatchObject({ status: "approved" });
+    expect(await liveBodies()).not.toContain(DEMO_FACTS.sso);
   });
 });

@@ -11,7 +11,7 @@
  * `replace` event on the proposal records the intent, and approving it retires the
  * old fact (retireIntendedReplacements, called by proposals.ts).
  */
-import { readAll, type Conn, type Writes } from "@/db/client";
+import { readAll, type Conn, type SqlPart, type Writes } from "@/db/client";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
 import { agentMayForget, type Place } from "./rules";
 import { agentMayForgetSql, recallableSql } from "./rules-sql";
@@ -115,9 +115,17 @@ export async function retireReplaced(
 
 /**
  * At approve: retires every fact the proposal was written to replace that is still there (proposals.ts
- * calls it in the approving transaction). Returns the ids retired.
+ * calls it in the approving transaction). With `rule` (the approver's changeableSql), only a fact the
+ * approver may change is retired: approving a channel fact must not retire a workspace fact only owners
+ * curate. An intent not carried out leaves no replace event behind. Returns the ids retired.
  */
-export async function retireIntendedReplacements(writes: Writes, factId: string, actor: Actor, at: string): Promise<string[]> {
+export async function retireIntendedReplacements(
+  writes: Writes,
+  factId: string,
+  actor: Actor,
+  at: string,
+  rule?: SqlPart,
+): Promise<string[]> {
   const intents = await writes.all<{ otherFactId: string }>(
     `SELECT DISTINCT other_fact_id AS otherFactId FROM fact_events
       WHERE fact_id = ? AND kind = 'replace' AND other_fact_id IS NOT NULL
@@ -126,7 +134,13 @@ export async function retireIntendedReplacements(writes: Writes, factId: string,
   );
   const retired: string[] = [];
   for (const { otherFactId } of intents) {
-    if ((await retireReplaced(writes, factId, otherFactId, actor, at)) !== null) retired.push(otherFactId);
+    const [allowed] = rule
+      ? await writes.all<{ id: string }>(`SELECT facts.id FROM facts WHERE facts.id = ? AND ${rule.text}`, [otherFactId, ...rule.args])
+      : [{ id: otherFactId }];
+    if (allowed && (await retireReplaced(writes, factId, otherFactId, actor, at)) !== null) retired.push(otherFactId);
+    else {
+      await writes.run("DELETE FROM fact_events WHERE fact_id = ? AND kind = 'replace' AND other_fact_id = ?", [factId, otherFactId]);
+    }
   }
   return retired;
 }
