@@ -14,6 +14,7 @@ import { createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf } from 
 import { BUSY_TIMEOUT_MS } from "./kept-statements";
 import { keepReader } from "./reader";
 import * as schema from "./schema";
+import { zeroFreedPages } from "./secure-delete";
 import { takeTurnsForTransactions } from "./write-queue";
 import { keepWriter } from "./writer";
 
@@ -42,6 +43,8 @@ export function connect(url: string, authToken?: string): Db {
   }
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
   if (file) {
+    // First, so a transaction's turn (below) covers the pragma run after its BEGIN.
+    zeroFreedPages(client);
     takeTurnsForTransactions(client, file);
     keepReader(client, file);
     keepWriter(client, file);

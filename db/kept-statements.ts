@@ -6,6 +6,7 @@
  */
 import Database from "libsql";
 import type { SqlArg } from "./plain-sql";
+import { SECURE_DELETE_ON } from "./secure-delete";
 
 /** How long a writer waits for another writer's lock before giving up (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -27,7 +28,11 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
   const statement = (text: string) => {
     // Never reopened once closed: a statement still waiting fails rather than run on a connection nobody closes.
     if (closed) throw new Error(`The database was closed before this ${use} could run.`);
-    database ??= new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    if (!database) {
+      database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+      // Freed pages are zeroed, so a deleted fact leaves no bytes behind (secure-delete.ts).
+      database.exec(SECURE_DELETE_ON);
+    }
     let kept = statements.get(text);
     if (!kept) statements.set(text, (kept = database.prepare(text)));
     return kept;
