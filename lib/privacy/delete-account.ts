@@ -118,18 +118,18 @@ export async function deleteAccount(db: Conn, userId: string, options: DeleteAcc
     );
     const labelled = labelledSql(userId, handle, where.labelWorkspaces);
     const shared = where.sharedIds;
-    const inShared = shared.length ? `workspace_id IN (${inList(shared.length)})` : "0";
+    const inShared = (column: string) => (shared.length ? `${column} IN (${inList(shared.length)})` : "0");
     const [renamedFacts] = await writes.all<{ n: number }>(
-      `SELECT count(*) AS n FROM facts WHERE ${labelled.text} AND ${inShared}`,
+      `SELECT count(*) AS n FROM facts WHERE ${labelled.text} AND ${inShared("workspace_id")}`,
       [...labelled.args, ...shared],
     );
     const [renamedEvents] = await writes.all<{ n: number }>(
       `SELECT count(*) AS n FROM fact_events e JOIN facts f ON f.id = e.fact_id
-        WHERE e.actor_kind = 'user' AND e.actor_id = ? AND f.scope <> 'person' AND f.${inShared}`,
+        WHERE e.actor_kind = 'user' AND e.actor_id = ? AND f.scope <> 'person' AND ${inShared("f.workspace_id")}`,
       [userId, ...shared],
     );
     const [told] = await writes.all<{ n: number }>(
-      `SELECT count(*) AS n FROM facts WHERE scope <> 'person' AND ${inShared}
+      `SELECT count(*) AS n FROM facts WHERE scope <> 'person' AND ${inShared("workspace_id")}
         AND ((created_by_kind = 'user' AND created_by = ?) OR (source_kind = 'person' AND source_ref = ?))`,
       [...shared, userId, userId],
     );
