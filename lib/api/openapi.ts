@@ -164,6 +164,9 @@ function describeApi(server: string): JsonSchema {
           summary: "Remember a fact",
           description:
             "Kept in the narrowest scope the conversation allows, cleaned to one paragraph of at most 500 characters. " +
+            "With `replaces`, the new fact takes the place of a fact the agent could forget here: the old one is " +
+            "retired in the same write (never recalled or counted again, its history kept in the new fact's) and " +
+            "`replaced` names it; a request for the old id then answers 404 naming the new one. " +
             `Bodies are at most ${MAX_BODY_BYTES / 1024} KiB.`,
           requestBody: { required: true, content: { "application/json": { schema: ref("RememberRequest") } } },
           responses: {
@@ -181,8 +184,16 @@ function describeApi(server: string): JsonSchema {
             },
             ...COMMON_ERRORS,
             "400": errorResponse("The body is not JSON, or the path is not a valid URL (`malformed_request`)."),
-            ...PLACE_ERRORS,
-            "409": errorResponse("The agent keeps 2,000 facts already (`memory_full`): forget one first."),
+            "403": errorResponse(
+              "The asker cannot read the channel (`cannot_read`), or the fact named by `replaces` is one forget refuses " +
+                "here: pinned or a person's, or a workspace fact and this is not a public channel (`forbidden`).",
+            ),
+            "404": errorResponse(
+              "No such channel or person (`channel_not_found`, `asker_not_member`), or no fact named by `replaces` that " +
+                "the agent could forget here (`not_found`, as forget answers; for a fact already replaced, the message " +
+                "names the fact that took its place when the agent may recall it here).",
+            ),
+            "409": errorResponse("The agent keeps 2,000 facts already (`memory_full`): forget one first, or remember with `replaces`."),
             "413": errorResponse("The body is over 16 KiB (`too_large`)."),
             "415": errorResponse("The body is not sent as `application/json` (`unsupported_media_type`)."),
             "422": errorResponse(
@@ -205,8 +216,8 @@ function describeApi(server: string): JsonSchema {
             ...COMMON_ERRORS,
             "403": errorResponse("The asker cannot read the channel (`cannot_read`), or the fact is pinned or a person's (`forbidden`)."),
             "404": errorResponse(
-              "No such fact you can forget here (`not_found`: missing, another agent's, or not recallable here), " +
-                "no such channel or person.",
+              "No such fact you can forget here (`not_found`: missing, another agent's, or not recallable here; for " +
+                "a fact another replaced, the message names that one where the agent may recall it), no such channel or person.",
             ),
           },
         },
