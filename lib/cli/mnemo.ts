@@ -13,6 +13,7 @@ import { createKeyCommand, listKeysCommand, revokeKeyCommand } from "./commands/
 import { backupCommand, restoreCommand } from "./commands/backup";
 import { checkCommand, purgeCommand } from "./commands/maintenance";
 import { reindexCommand } from "./commands/embeddings";
+import { erasePersonCommand } from "./commands/privacy";
 
 export const COMMANDS: Command[] = [
   createWorkspaceCommand,
@@ -25,6 +26,7 @@ export const COMMANDS: Command[] = [
   backupCommand,
   restoreCommand,
   reindexCommand,
+  erasePersonCommand,
 ];
 
 function globalHelp(): string {
