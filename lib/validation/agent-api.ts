@@ -284,7 +284,7 @@ export const rememberOutput = z.object({
     .describe(
       "Facts you may recall here, in the same scope, that read almost like the new one (an edit, a changed day or " +
         "amount), best first, at most 3; empty when none (and always for a refreshed fact). Both are kept: if the new " +
-        "fact replaces one of them, forget the old one.",
+        "fact makes one of them untrue, remember it again with `replaces` set to that one's id, which retires it.",
     ),
   replaced: z
     .string()
