@@ -15,6 +15,7 @@ import { derivePlace } from "./place";
 import { MAX_FACTS, utcDay, type Place } from "./rules";
 import { factHistory, liveFactCount, recall } from "./store";
 import { approveProposal } from "./proposals";
+import { tellFact } from "./tell";
 import { replacedBy } from "./replace";
 import { agentForget, forgetFact, purgeFact, remember, type NewFact, type PersonActor } from "./writes";
 
@@ -240,6 +241,17 @@ describe("replaces", () => {
     expect(kinds).toEqual(["remember", "propose", "replace", "approve"]);
     expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).toEqual(expect.arrayContaining([NEW_REFUNDS]));
     expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).not.toContain(DEMO_FACTS.refunds);
+  });
+
+  it("a person telling a waiting replacement's very text approves it, and so retires the fact it replaces", async () => {
+    const support = await placeOf("support", "ana");
+    const oldId = await idOf(DEMO_FACTS.refunds);
+    const proposal = await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId, { proposal: "setting" }));
+    if (proposal.status !== "created") throw new Error("not created");
+    const told = await tellFact(t.db, MAX_P, { id: "scout", workspaceId: "acme" }, { text: NEW_REFUNDS, scope: "channel", channelId: "support" });
+    expect(told).toMatchObject({ status: "deduplicated", fact: { id: proposal.fact.id, proposedAt: null } });
+    expect(await t.db.select().from(facts).where(eq(facts.id, oldId))).toEqual([]);
+    expect((await eventsOf(proposal.fact.id)).map((event) => event.kind)).toEqual(["remember", "propose", "replace", "approve", "pin"]);
   });
 
   it("approving retires only a fact the approver may change: a member's approval never retires a workspace fact", async () => {

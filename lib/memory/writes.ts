@@ -11,7 +11,7 @@ import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
-import { checkReplaceable, recordReplaceIntent, retireReplaced, type ReplaceTarget } from "./replace";
+import { checkReplaceable, recordReplaceIntent, retireIntendedReplacements, retireReplaced, type ReplaceTarget } from "./replace";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
@@ -199,6 +199,10 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
     const kind = approve ? "approve" : twin.proposedAt ? "propose" : "remember";
     await recordEvent(writes, twin.id, kind, input.by, twin.body, twin.body, at);
     if (pin) await recordEvent(writes, twin.id, "pin", input.by, null, null, at);
+    // Approving this way carries out a `replaces` the proposal was written with, as approveProposal does.
+    if (approve) {
+      await retireIntendedReplacements(writes, twin.id, input.by, at, changeableSql({ workspaceId: input.workspaceId, id: input.by.id }));
+    }
     return { status: "deduplicated", fact: storedFact(row) };
   }
   // `room`: a fact this write retires (replace.ts) is still counted here, and frees its place.
