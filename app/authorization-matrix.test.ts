@@ -680,4 +680,59 @@ describe("agent API × keys", () => {
       }
     }
   });
+
+  // `replaces` retires a fact, so it follows forget's rule exactly: where forget is refused, replace gets forget's
+  // very answer (status and code), and an agent of another workspace never replaces anything.
+  it("remember with replaces: exactly where agentMayForget says 'allowed', else forget's own refusal", async () => {
+    const places = PLACES.filter(([, channel, asker]) => !(channel === "leadership" && asker === "ana"));
+    const refusalOf = (got: { detail: string }) => {
+      const [status, ...rest] = got.detail.split(" ");
+      const code = /"code":"([a-z_]+)"/.exec(rest.join(" ").replace(/\\"/g, '"'))?.[1];
+      return `${status} ${code}`;
+    };
+    const verdicts = { allow: 0, deny: 0 };
+    for (const fact of factRows) {
+      for (const { channel, asker, transport, actor, place, key, agent } of apiCalls(places)) {
+        const mayForget =
+          place && agent
+            ? agentMayForget(
+                { ...factScope(fact), agentId: fact.agent_id, pinned: !!fact.pinned, createdByKind: fact.created_by_kind, sourceKind: fact.source_kind },
+                agent.id,
+                place,
+              )
+            : "deny";
+        const expected: Verdict = mayForget === "allowed" ? "allow" : "deny";
+        const body = { channel, asker, fact: "The matrix replaces this.", replaces: fact.id };
+        const row = `${transport} replace "${fact.body.slice(0, 20)}…" in #${channel}`;
+        verdicts[expected] += 1;
+        await cell("api", row, actor, expected, async () => {
+          const got =
+            transport === "REST" ? await restVerdict(await rest("POST", "/api/v1/memories", key, body)) : await mcp(key, "remember", body);
+          if (got.verdict === "deny") {
+            const forgot =
+              transport === "REST"
+                ? await restVerdict(await rest("DELETE", `/api/v1/memories/${fact.id}?channel=${channel}&asker=${asker}`, key))
+                : await mcp(key, "forget", { id: fact.id, channel, asker });
+            expect(refusalOf(got), `${row} × ${actor}: replace refused as forget is`).toBe(refusalOf(forgot));
+            expect(refusalOf(got)).toMatch(/^\d{3} [a-z_]+$/);
+          }
+          return {
+            ...got,
+            check: async () => {
+              const { rows: old } = await db.$client.execute({ sql: "SELECT id FROM facts WHERE id = ?", args: [fact.id] });
+              expect(old, `${row}: the old fact is retired`).toEqual([]);
+              const { rows: events } = await db.$client.execute({
+                sql: "SELECT e.kind FROM fact_events e JOIN facts f ON f.id = e.fact_id WHERE f.body = ? AND e.other_fact_id = ?",
+                args: [body.fact, fact.id],
+              });
+              expect(events.map((e) => e.kind)).toEqual(["replace"]);
+            },
+          };
+        });
+      }
+    }
+    // Both kinds of cell happened: the row tried facts the agent may replace, not only refusals.
+    expect(verdicts.allow).toBeGreaterThan(0);
+    expect(verdicts.deny).toBeGreaterThan(verdicts.allow);
+  });
 });
