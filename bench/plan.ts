@@ -1,13 +1,17 @@
 /**
  * `npx tsx bench/plan.ts [facts-file]`: the query plans of every statement recall
  * runs in a solo DM (three branches) — without a question (the newest 40), with one
- * (every allowed fact of each branch, for the word index), the count of what was
- * considered, and meaning's nearest-vectors query — for BENCHMARKS.md.
+ * (the place's statistics and its postings of the question's terms, a typo's
+ * vocabulary, then the pinned facts, the best matches by seq and the newest others),
+ * the count of what was considered, and meaning's nearest-vectors query — for
+ * BENCHMARKS.md.
  *
  * The statements are not copied here: the app's own functions run against a copy of
  * the file while its reads are recorded, and each recorded statement is explained with
- * the arguments it ran with. Exits non-zero if any of them scans facts or fact_vectors,
- * or searches facts by an index not led by agent_id (other agents' facts too).
+ * the arguments it ran with. Exits non-zero if any of them scans facts, fact_vectors,
+ * fact_terms or recall_branches, searches facts by an index not led by agent_id (other
+ * agents' facts too) other than by the seq or id of a fact the place's own postings or
+ * vectors named, or searches postings other than by branch.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +21,7 @@ import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { nearestByMeaning } from "@/lib/embeddings/meaning";
 import { derivePlace } from "@/lib/memory/place";
-import { recallCandidates } from "@/lib/memory/recall-candidates";
+import { recallRanked } from "@/lib/memory/ranked-recall";
 import { recall, recallableCount, recallBranches } from "@/lib/memory/store";
 import { startEmbeddingsServer } from "@/lib/testing/embeddings-server";
 import type { BenchData } from "./generate";
@@ -65,15 +69,17 @@ async function main() {
     const start = recorded.length;
     label = "recall without q: the newest 40 of each branch (store.ts recall)";
     await recall(db, agent.id, place);
-    label = "recall with q: every allowed fact of one branch (recall-candidates.ts)";
-    const { indexes } = await recallCandidates(db, agent.id, place);
+    label = "recall with q (ranked-recall.ts, recall-candidates.ts)";
+    const answer = await recallRanked(db, agent.id, place, { question: "when do deploys go out to customers" });
+    label = "recall with q, a word nobody knows: the branches' vocabulary (recall-candidates.ts)";
+    await recallRanked(db, agent.id, place, { question: "deplyos" });
     label = "considered: the facts allowed here, counted (store.ts recallableCount)";
     await recallableCount(db, agent.id, place);
     label = "meaning: the nearest vectors among the place's branches (embeddings/meaning.ts)";
     const meaning = await nearestByMeaning(db, agent.id, agent.workspaceId, recallBranches(place), "when do deploys go out");
     if (meaning.status !== "ok") throw new Error(`meaning did not run its query: ${JSON.stringify(meaning)}`);
     recorded.splice(0, start);
-    console.log(`${source}: ${data.facts.toLocaleString("en-US")} facts; agent ${agent.id} in a solo DM (${recallBranches(place).length} branches, ${indexes.reduce((n, index) => n + index.facts.length, 0)} facts read)\n`);
+    console.log(`${source}: ${data.facts.toLocaleString("en-US")} facts; agent ${agent.id} in a solo DM (${recallBranches(place).length} branches, ${answer.considered} facts allowed)\n`);
   } finally {
     await embeddings.close();
   }
@@ -90,8 +96,15 @@ async function main() {
     for (const row of rows) {
       depth.set(row.id, (depth.get(row.parent) ?? 0) + 1);
       console.log(`${"  ".repeat(depth.get(row.id)!)}${row.detail}`);
-      // A scan reads the whole corpus; a search of facts not led by agent_id reads other agents' facts too.
-      if (/^SCAN (facts|fact_vectors)\b/.test(row.detail) || (/^SEARCH facts\b/.test(row.detail) && !row.detail.includes("agent_id=?"))) {
+      // A scan reads the whole corpus; a search of facts not led by agent_id reads other agents' facts too, unless
+      // it is the lookup of one fact by the seq or id the place's own postings or vectors named.
+      const lookup = /^SEARCH facts USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX sqlite_autoindex_facts_1 \(id=\?\))$/.test(row.detail);
+      if (
+        /^SCAN (facts|fact_vectors|fact_terms|recall_branches)\b/.test(row.detail) ||
+        (/^SEARCH facts\b/.test(row.detail) && !row.detail.includes("agent_id=?") && !lookup) ||
+        (/^SEARCH fact_terms\b/.test(row.detail) && !row.detail.includes("(branch=?")) ||
+        (/^SEARCH recall_branches\b/.test(row.detail) && !row.detail.includes("(agent_id=?"))
+      ) {
         wide.push(`${what}: ${row.detail}`);
       }
     }

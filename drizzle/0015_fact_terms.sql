@@ -75,3 +75,12 @@ CREATE TRIGGER `facts_terms_after_delete` AFTER DELETE ON `facts` BEGIN
 		WHERE branch = (SELECT id FROM recall_branches WHERE agent_id = old.agent_id AND workspace_id = old.workspace_id AND scope = old.scope AND scope_ref = old.scope_ref)
 			AND term IN (SELECT key FROM json_each(old.terms) UNION ALL SELECT '') AND fact_seq = old.seq;
 END;
+--> statement-breakpoint
+-- A writer that changes a fact's text or labels without its terms (plain SQL) must not
+-- leave the fact findable by what it used to say: its terms and postings go, and it is
+-- found by its words again once db/migrate.ts fills them (on the next start).
+CREATE TRIGGER `facts_terms_stale_after_update` AFTER UPDATE OF body, scope_label, source_label ON `facts`
+WHEN new.terms IS NOT NULL AND new.terms IS old.terms AND (new.body IS NOT old.body
+	OR new.scope_label IS NOT old.scope_label OR new.source_label IS NOT old.source_label) BEGIN
+	UPDATE facts SET terms = NULL WHERE seq = new.seq;
+END;

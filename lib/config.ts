@@ -62,11 +62,6 @@ const rules = {
     schema: z.coerce.number().int().min(0).max(4096).default(64),
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
   },
-  MNEMO_RECALL_INDEX_MB: {
-    schema: z.coerce.number().int().min(0).max(16384).default(128),
-    accepts:
-      "megabytes of word indexes each server process keeps for ranking recall by the question (about 2 KB a fact), a whole number from 0 (keep none) to 16384",
-  },
   MNEMO_USAGE_FLUSH_MS: {
     schema: z.coerce.number().int().min(10).max(600_000).default(5000),
     accepts: "milliseconds between writes of recall counts (lib/memory/usage.ts), a whole number from 10 to 600000",

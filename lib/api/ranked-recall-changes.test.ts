@@ -9,6 +9,7 @@ import { createClient, type Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readAll } from "@/db/client";
 import { DEMO_FACTS, seedDemo } from "@/db/seed";
+import { factTerms } from "@/lib/memory/terms";
 import { agentForget, correctFact, forgetFact, purgeFact, setPinned } from "@/lib/memory/writes";
 import { derivePlace } from "@/lib/memory/place";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
@@ -137,8 +138,13 @@ describe("through another client on the same file", () => {
     expect(found(await inSupport("refund approval"))).toEqual([DEMO_FACTS.refunds]);
 
     await anotherClient().execute({
-      sql: "UPDATE facts SET body = ? WHERE body = ?",
-      args: ["Store credit replaces cash returns in #support.", DEMO_FACTS.refunds],
+      // With its terms, as every writer sets them (lib/memory/terms.ts).
+      sql: "UPDATE facts SET body = ?, terms = ? WHERE body = ?",
+      args: [
+        "Store credit replaces cash returns in #support.",
+        factTerms("Store credit replaces cash returns in #support.", "#support", "@ana in #support"),
+        DEMO_FACTS.refunds,
+      ],
     });
     expect(found(await inSupport("refund approval"))).toEqual([]); // the kept answer's question
     expect(found(await inSupport("store credit"))).toEqual(["Store credit replaces cash returns in #support."]); // a new one
@@ -157,9 +163,9 @@ describe("through another client on the same file", () => {
   it("a fact inserted in plain SQL is found at once", async () => {
     await inSupport("warranty claims");
     await anotherClient().execute({
-      sql: `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, body, body_key, source_kind, created_by, created_by_kind, created_at, updated_at)
-        VALUES ('fact_sql_one', 'scout', 'acme', 'channel', 'support', 'Warranty claims go to the hardware team.', 'warranty claims go to the hardware team', 'message', 'scout', 'agent', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-      args: [],
+      sql: `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, body, body_key, source_kind, created_by, created_by_kind, created_at, updated_at, terms)
+        VALUES ('fact_sql_one', 'scout', 'acme', 'channel', 'support', 'Warranty claims go to the hardware team.', 'warranty claims go to the hardware team', 'message', 'scout', 'agent', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', ?)`,
+      args: [factTerms("Warranty claims go to the hardware team.", null, null)],
     });
     expect(found(await inSupport("warranty claims"))).toEqual(["Warranty claims go to the hardware team."]);
   });

@@ -4,7 +4,7 @@
  * the same place and the same facts again and again.
  *
  * Answers to a question (`q`) are not kept: questions rarely repeat (the bench sees
- * under 1 % twice), ranking one costs under a millisecond on the kept word indexes
+ * under 1 % twice), ranking one reads only its own terms' postings
  * (recall-candidates.ts), and keeping them would push out of the budget the answers
  * that are reused turn after turn — and an answer ranked while the embeddings
  * provider was down would outlive its coming back.

@@ -149,6 +149,16 @@ describe("postings follow every write", () => {
     );
   });
 
+  it("a body changed in plain SQL without its terms loses its postings (never found by what it used to say) until the fill", async () => {
+    await t.db.$client.execute("UPDATE facts SET body = 'Store credit replaces cash returns.' WHERE body LIKE 'Refunds over%'");
+    const [row] = (await t.db.$client.execute("SELECT seq, terms FROM facts WHERE body LIKE 'Store credit%'")).rows;
+    expect(row.terms).toBeNull();
+    const [{ n }] = (await t.db.$client.execute({ sql: "SELECT count(*) AS n FROM fact_terms WHERE fact_seq = ?", args: [row.seq] })).rows;
+    expect(Number(n)).toBe(0);
+    expect(await fillFactTerms(t.db)).toBe(1);
+    await expectPostingsFollow(t.db);
+  });
+
   it("a fact deleted with its agent takes its postings along", async () => {
     await t.db.$client.execute("DELETE FROM agents WHERE id = 'scout'");
     await expectPostingsFollow(t.db);
@@ -169,7 +179,7 @@ describe("postings follow every write", () => {
 describe("the triggers' plans", () => {
   it("every statement of the triggers is a seek, never a scan of facts or postings", async () => {
     const { rows } = await t.db.$client.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'facts_terms_%'");
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     const statements = rows.flatMap((row) =>
       String(row.sql)
         .replace(/^[\s\S]*?\bBEGIN\b/, "")

@@ -25,7 +25,7 @@ import { recallRanked } from "./ranked-recall";
 import type { RankedRecall } from "./ranking";
 import { RECALL_LIMIT, recallable, type Place } from "./rules";
 import { recall } from "./store";
-import { foldedWords, questionWords } from "./terms";
+import { factTerms, foldedWords, questionWords } from "./terms";
 
 const PEOPLE = ["p0", "p1", "p2", "p3", "p4", "p5"];
 const WORKSPACES = ["w1", "w2"];
@@ -183,6 +183,8 @@ async function build(db: Db, w: World, bodyOf: (f: World["facts"][number], i: nu
       updatedAt: f.time,
       forgottenAt: f.forgotten ? "2026-04-05T00:00:00.000Z" : null,
       validUntil: f.validUntil,
+      // As every writer sets them: ranked recall reads the postings made from them.
+      terms: factTerms(body, f.scopeLabel, f.sourceLabel),
     };
   });
   for (let i = 0; i < rows.length; i += 100) await db.insert(facts).values(rows.slice(i, i + 100));

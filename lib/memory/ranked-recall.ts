@@ -6,11 +6,12 @@
  */
 import type { Conn } from "@/db/client";
 import { RECALL_LIMIT, recallable, utcDay, type Place } from "./rules";
-import { rankRecall, type Nearest, type RankedRecall } from "./ranking";
-import { recallCandidates } from "./recall-candidates";
-import { recall, recallableCount, type RecallBranch } from "./store";
+import { BUDGET_LOOKAHEAD, byRecency, rankRecall, type Nearest, type RankedRecall } from "./ranking";
+import { placePostings, readCandidates } from "./recall-candidates";
+import { recall, recallBranches, recallableCount, type RecallBranch } from "./store";
+import type { StoredFact } from "./fact-columns";
 import { questionWords } from "./terms";
-import { scoreByWords } from "./word-index";
+import { scoreByWords, type WordHit } from "./word-index";
 
 /**
  * What meaning found for a question among these branches: nearest facts, or null
@@ -24,7 +25,7 @@ export type RecallOptions = {
   question?: string;
   limit?: number;
   budget?: number;
-  /** The agent's memory version, when the caller read it (API requests): lets word indexes be reused. */
+  /** The agent's memory version, when the caller read it (API requests): lets the place's vocabulary (typos) be reused. */
   version?: string;
   meaning?: MeaningLookup;
   /** Also list each fact left out and why (the Memory page's preview); agents get only the count. */
@@ -51,15 +52,46 @@ export async function recallRanked(
     ]);
     return rankRecall([newest], { ...fit, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place, today) });
   }
-  const { branches, indexes, allowed } = await recallCandidates(db, agentId, place, options.version, today);
+  const allowed = (fact: StoredFact) => recallable(fact, place, today);
+  const branches = recallBranches(place);
   const asked = questionWords(question);
-  const [words, nearest] = await Promise.all([
-    // A question of stop words only ("what is it?") has nothing to rank by: recency, unless meaning finds something.
-    asked.length ? scoreByWords(indexes, asked, allowed) : null,
+  const [postings, nearest] = await Promise.all([
+    placePostings(db, agentId, place, branches, asked, options.version, today),
     options.meaning ? options.meaning(branches, question, today) : null,
   ]);
-  return rankRecall(
-    indexes.map((index) => index.facts),
-    { ...fit, words, nearest, allowed },
-  );
+  // A question of stop words only ("what is it?") has nothing to rank by: recency, unless meaning finds something.
+  const hits = asked.length ? scoreByWords(postings, asked) : null;
+
+  // The answer walks at most limit + BUDGET_LOOKAHEAD facts (ranking.ts): pinned first, then matches, then the
+  // newest others. So the matches read whole are the best that many (ties at the edge included) — all of them
+  // when meaning's ranks are fused with the words', which ranks every match — and the newest others as many.
+  const walk = limit + BUDGET_LOOKAHEAD;
+  const matched = [...(hits?.keys() ?? [])];
+  let matches = matched;
+  if (!nearest && hits && matched.length > walk) {
+    const edge = matched.map((seq) => hits.get(seq)!.score).sort((a, b) => b - a)[walk - 1];
+    matches = matched.filter((seq) => hits.get(seq)!.score >= edge);
+  }
+  const want = { all: !!options.explain, matches, matched, nearest: nearest?.map(({ id }) => id) ?? [], newest: walk };
+  const { facts, seqOf } = await readCandidates(db, agentId, place, branches, want, today);
+
+  const words = hits && new Map<StoredFact, WordHit>();
+  if (hits && words) {
+    for (const fact of facts) {
+      const hit = hits.get(seqOf.get(fact)!);
+      if (hit) words.set(fact, hit);
+    }
+  }
+  return rankRecall(listsByBranch(facts, branches), { ...fit, words, nearest, allowed, considered: postings.count });
+}
+
+/** The facts read, one list per branch in recall order (pinned first, then newest), as rankRecall takes them. */
+function listsByBranch(facts: readonly StoredFact[], branches: readonly RecallBranch[]): StoredFact[][] {
+  const lists = branches.map(() => [] as StoredFact[]);
+  for (const fact of facts) {
+    const i = branches.findIndex((branch) => branch.scope === fact.scope && branch.ref === fact.scopeRef);
+    if (i >= 0) lists[i].push(fact);
+  }
+  for (const list of lists) list.sort((a, b) => Number(b.pinned) - Number(a.pinned) || byRecency(a, b));
+  return lists;
 }

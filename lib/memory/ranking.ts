@@ -55,7 +55,7 @@ export type RankOptions = {
 /** Reciprocal rank fusion's constant: a fact's rank in each list counts as 1 / (K + rank). */
 const FUSION_K = 60;
 /** Once the budget refuses a fact, how many more are tried for one short enough to fit. */
-const BUDGET_LOOKAHEAD = 40;
+export const BUDGET_LOOKAHEAD = 40;
 
 /** Newest first; the id breaks ties, as the recall index does. */
 export function byRecency(a: StoredFact, b: StoredFact): number {

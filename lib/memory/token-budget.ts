@@ -8,7 +8,7 @@
  * begins with "- [", and o200k_base's pre-tokenizer always cuts between a newline and
  * a "-", so the section's size is the head's plus each line's (with its newline, the
  * last without) — token-budget.test.ts checks that sum against the whole section for
- * any text. A fact's line and its sizes are worked out once and kept with the fact.
+ * any text. A line's sizes are worked out once and kept by its text.
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { StoredFact } from "./fact-columns";
@@ -21,15 +21,18 @@ const HEAD_TOKENS = countTokens(SECTION_HEAD);
 /** A fact's line, and its size alone (the last line) and followed by a newline (any other). */
 export type SizedLine = { line: string; last: number; inside: number };
 
-// Facts read for ranking are kept per memory version (recall-candidates.ts), so their lines are too; fresh rows are sized anew.
-const sized = new WeakMap<StoredFact, SizedLine>();
+// Sizes kept by the line's text: rows are read afresh for every answer, and the same facts come back again and again.
+const sized = new Map<string, SizedLine>();
+/** Lines whose sizes are kept (~200 bytes each); past this many the list starts again. */
+const MAX_SIZED = 50_000;
 
 export function sizedLine(fact: StoredFact): SizedLine {
-  let known = sized.get(fact);
+  const line = sectionLine(fact);
+  let known = sized.get(line);
   if (!known) {
-    const line = sectionLine(fact);
     known = { line, last: countTokens(line), inside: countTokens(`${line}\n`) };
-    sized.set(fact, known);
+    if (sized.size >= MAX_SIZED) sized.clear();
+    sized.set(line, known);
   }
   return known;
 }

@@ -1,6 +1,6 @@
 /**
  * What a process keeps of what recall worked out — answers (lib/api/recall-cache.ts)
- * and word indexes (recall-candidates.ts) — each entry tagged with the versions it
+ * and places' vocabularies (recall-candidates.ts) — each entry tagged with the versions it
  * was made at and used only while they are unchanged, within a budget of bytes;
  * the least recently used entries leave first. Kept apart per database: two files
  * may hold the same agent at the same version (a restore, two test databases).

@@ -4,24 +4,23 @@
  * Why not SQLite's FTS5 `bm25()`: its statistics (how rare a word is) come from every
  * fact of every workspace in the file, so the score an agent is shown would move with
  * other teams' facts — a side channel a privacy product cannot have — and a common word
- * would walk a posting list as long as the whole corpus. Here each index holds one
- * recall branch (one agent, one scope, one ref; at most MAX_FACTS facts), built from
- * rows the rules already allowed, and the statistics are those of this place alone.
+ * would walk a posting list as long as the whole corpus. Here the postings are those of
+ * the place's own recall branches (fact_terms, drizzle/0015: one agent, one scope, one
+ * ref each, at most MAX_FACTS facts), read by recall-candidates.ts for the question's
+ * terms only, and the statistics are those of this place alone.
  *
- * Fields: the body counts fully, the labels (the channel's and the source's names,
- * "@ana in #support") at half weight, so "what did Ana say" finds Ana's facts without
- * a name in a label outranking one in the text. A question word no fact here contains
- * may be a typo: it matches the closest words of this place's vocabulary (one edit,
- * two for long words) at a discount.
+ * Fields: a fact's terms count its body fully and its labels (the channel's and the
+ * source's names, "@ana in #support") at half weight (factTerms in terms.ts), so "what
+ * did Ana say" finds Ana's facts without a name in a label outranking one in the text.
+ * A question word no fact here contains may be a typo: it matches the closest words of
+ * this place's vocabulary (one edit, two for long words) at a discount.
  */
-import type { StoredFact } from "./fact-columns";
 import { wordnet, type Lexicon } from "./lexicon";
-import { termOf, wordsOf, type Word } from "./terms";
+import { termOf, type Word } from "./terms";
 
 /** BM25's usual constants: how fast repeats saturate, and how much length matters. */
 const K1 = 1.2;
 const B = 0.75;
-const LABEL_WEIGHT = 0.5;
 /** Another word for the asked one counts for less than the word itself. */
 const SYNONYM_WEIGHT = 0.5;
 /** A near-miss counts for less than the word itself. */
@@ -29,44 +28,27 @@ const TYPO_WEIGHT = 0.7;
 /** Words shorter than this are not guessed at: one edit turns "cat" into too many words. */
 const TYPO_MIN_LENGTH = 4;
 
-type Posting = { doc: number; tf: number };
-/** Questions' unknown words looked up per branch and kept; past this many the list starts again. */
+/** One fact's entry for a term: the fact (its seq), the term's weight in it, and the fact's length. */
+export type Posting = { fact: number; tf: number; length: number };
+
+/** What scoring reads of a place: its recallable facts' count and total length, and the postings asked for. */
+export type PlacePostings = {
+  count: number;
+  totalLength: number;
+  /** The place's postings of a term; empty when no fact here has it. */
+  postingsOf(term: string): readonly Posting[];
+  /** The place's terms within `most` edits of `term`, with their distance (its vocabulary; asked only for unknown words). */
+  near(term: string, most: number): ReadonlyMap<string, number>;
+};
+
+/** Questions' unknown words looked up per vocabulary and kept; past this many the list starts again. */
 const MAX_NEAR_KEPT = 2_000;
 
-/** The words of one branch's facts, ready to score. Immutable once built. */
-export class WordIndex {
-  private readonly postings = new Map<string, Posting[]>();
+/** One branch's distinct terms, for the typo rule. Immutable once read. */
+export class Vocabulary {
   private readonly nearCache = new Map<string, Map<string, number>>();
-  private readonly lengths: Float64Array;
-  readonly totalLength: number;
 
-  constructor(readonly facts: readonly StoredFact[]) {
-    this.lengths = new Float64Array(facts.length);
-    let total = 0;
-    facts.forEach((fact, doc) => {
-      const counts = new Map<string, number>();
-      const add = (words: Word[], weight: number) => {
-        for (const { term } of words) counts.set(term, (counts.get(term) ?? 0) + weight);
-        return words.length * weight;
-      };
-      const length =
-        add(wordsOf(fact.body), 1) +
-        add(wordsOf(fact.scopeLabel ?? ""), LABEL_WEIGHT) +
-        add(wordsOf(fact.sourceLabel ?? ""), LABEL_WEIGHT);
-      for (const [term, tf] of counts) {
-        let list = this.postings.get(term);
-        if (!list) this.postings.set(term, (list = []));
-        list.push({ doc, tf });
-      }
-      this.lengths[doc] = length;
-      total += length;
-    });
-    this.totalLength = total;
-  }
-
-  has(term: string): boolean {
-    return this.postings.has(term);
-  }
+  constructor(readonly terms: readonly string[]) {}
 
   /** This branch's words within `most` edits of `term`, with their distance; worked out once per word. */
   near(term: string, most: number): ReadonlyMap<string, number> {
@@ -74,7 +56,7 @@ export class WordIndex {
     let found = this.nearCache.get(key);
     if (!found) {
       found = new Map();
-      for (const candidate of this.postings.keys()) {
+      for (const candidate of this.terms) {
         if (Math.abs(candidate.length - term.length) > most || /\d/.test(candidate)) continue;
         const distance = editDistance(term, candidate, most);
         if (distance <= most) found.set(candidate, distance);
@@ -83,14 +65,6 @@ export class WordIndex {
       this.nearCache.set(key, found);
     }
     return found;
-  }
-
-  postingsOf(term: string): readonly Posting[] {
-    return this.postings.get(term) ?? [];
-  }
-
-  lengthOf(doc: number): number {
-    return this.lengths[doc];
   }
 }
 
@@ -101,41 +75,55 @@ export type WordHit = { score: number; matched: string[] };
 export type Words = Pick<Lexicon, "synonymsOf" | "knows">;
 
 /**
- * BM25 of each fact of `indexes` that contains a word of the question — or a word
- * WordNet gives for it, or, for a word neither WordNet nor this place knows, one a
- * typo away — with the statistics of these indexes together (the place's facts,
- * nothing beyond). Each question word counts once per fact, by its best match, so a
- * fact saying both "reply" and "answer" is not paid twice. Facts `allowed` refuses
- * are skipped, a second check behind the SQL that loaded them.
+ * The terms to read postings of before scoring: each question word's own term and
+ * WordNet's other words for it. Typos come after, and only for a word whose own
+ * term found nothing (mayBeTypo).
  */
-export function scoreByWords(
-  indexes: readonly WordIndex[],
-  question: readonly Word[],
-  allowed: (fact: StoredFact) => boolean,
-  words: Words = wordnet,
-): Map<StoredFact, WordHit> {
-  const hits = new Map<StoredFact, WordHit>();
-  const count = indexes.reduce((sum, index) => sum + index.facts.length, 0);
+export function termsToRead(question: readonly Word[], words: Words = wordnet): string[] {
+  const asked = new Set(question.map(({ term }) => term));
+  const terms = new Set(asked);
+  for (const { word } of question) {
+    for (const synonym of words.synonymsOf(word)) terms.add(termOf(synonym));
+  }
+  return [...terms];
+}
+
+/** The question's words that may be typos, if the place has no fact with them: long enough, no digits, unknown to WordNet. */
+export function mayBeTypos(question: readonly Word[], words: Words = wordnet): Word[] {
+  return question.filter(({ word, term }) => term.length >= TYPO_MIN_LENGTH && !/\d/.test(term) && !words.knows(word));
+}
+
+/** How far a typo may be from the word: one edit, two for long words. */
+export const typoReach = (term: string) => (term.length >= 8 ? 2 : 1);
+
+/**
+ * BM25 of each fact of the place that contains a word of the question — or a word
+ * WordNet gives for it, or, for a word neither WordNet nor this place knows, one a
+ * typo away — with the statistics of the place (its facts, nothing beyond). Each
+ * question word counts once per fact, by its best match, so a fact saying both
+ * "reply" and "answer" is not paid twice. Keyed by the fact's seq; the facts
+ * themselves are read afterwards, through the rules (ranked-recall.ts).
+ */
+export function scoreByWords(place: PlacePostings, question: readonly Word[], words: Words = wordnet): Map<number, WordHit> {
+  const hits = new Map<number, WordHit>();
+  const { count } = place;
   if (!count || !question.length) return hits;
-  const averageLength = indexes.reduce((sum, index) => sum + index.totalLength, 0) / count || 1;
+  const averageLength = place.totalLength / count || 1;
   const asked = new Set(question.map(({ term }) => term));
 
   for (const { word, term } of question) {
-    const best = new Map<StoredFact, number>();
-    for (const { term: found, weight } of termsFor(indexes, word, term, asked, words)) {
-      const df = indexes.reduce((sum, index) => sum + index.postingsOf(found).length, 0);
+    const best = new Map<number, number>();
+    for (const { term: found, weight } of termsFor(place, word, term, asked, words)) {
+      const postings = place.postingsOf(found);
+      const df = postings.length;
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
-      for (const index of indexes) {
-        for (const { doc, tf } of index.postingsOf(found)) {
-          const fact = index.facts[doc];
-          const norm = K1 * (1 - B + (B * index.lengthOf(doc)) / averageLength);
-          const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
-          if (score > (best.get(fact) ?? 0)) best.set(fact, score);
-        }
+      for (const { fact, tf, length } of postings) {
+        const norm = K1 * (1 - B + (B * length) / averageLength);
+        const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
+        if (score > (best.get(fact) ?? 0)) best.set(fact, score);
       }
     }
     for (const [fact, score] of best) {
-      if (!allowed(fact)) continue;
       const hit = hits.get(fact);
       if (!hit) hits.set(fact, { score, matched: [word] });
       else {
@@ -154,23 +142,22 @@ export function scoreByWords(
  * typo away (two for long words).
  */
 function termsFor(
-  indexes: readonly WordIndex[],
+  place: PlacePostings,
   word: string,
   term: string,
   asked: ReadonlySet<string>,
   words: Words,
 ): { term: string; weight: number }[] {
+  const has = (other: string) => place.postingsOf(other).length > 0;
   const terms = [{ term, weight: 1 }];
   for (const synonym of words.synonymsOf(word)) {
     const other = termOf(synonym);
-    if (!asked.has(other) && indexes.some((index) => index.has(other))) terms.push({ term: other, weight: SYNONYM_WEIGHT });
+    if (!asked.has(other) && has(other) && !terms.some((known) => known.term === other)) {
+      terms.push({ term: other, weight: SYNONYM_WEIGHT });
+    }
   }
-  if (indexes.some((index) => index.has(term)) || term.length < TYPO_MIN_LENGTH || /\d/.test(term) || words.knows(word)) {
-    return terms;
-  }
-  const most = term.length >= 8 ? 2 : 1;
-  const near = new Map<string, number>();
-  for (const index of indexes) for (const [found, distance] of index.near(term, most)) near.set(found, distance);
+  if (has(term) || term.length < TYPO_MIN_LENGTH || /\d/.test(term) || words.knows(word)) return terms;
+  const near = place.near(term, typoReach(term));
   if (!near.size) return terms;
   const closest = Math.min(...near.values());
   for (const [found, distance] of near) if (distance === closest) terms.push({ term: found, weight: TYPO_WEIGHT });

@@ -13,6 +13,7 @@ import { recallForAgent } from "@/lib/api/agent-memory";
 import { readableChannels } from "@/lib/memory/channels";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { RECALL_LIMIT, visibleTo } from "@/lib/memory/rules";
+import { factTerms } from "@/lib/memory/terms";
 import { flushUsage } from "@/lib/memory/usage";
 import { viewerFromTables } from "@/lib/testing/demo-db";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -102,6 +103,8 @@ describe("previewing a recall with a question and a budget", () => {
       createdByKind: "agent" as const,
       createdAt: at,
       updatedAt: at,
+      // As every writer sets them: ranked recall reads the postings made from them.
+      terms: factTerms(`Support note ${i}.`, "#support", null),
     }));
     await t.db.insert(facts).values(rows);
     const result = await ok("ana", { place: "support", question: "refund approval" });
