@@ -18,6 +18,7 @@ import {
   recallToolInput,
   rememberInput,
   rememberOutput,
+  type RememberOutput,
 } from "@/lib/validation/agent-api";
 import { forgetForAgent, rememberForAgent, type RememberAnswer } from "./agent-memory";
 import { recallAnswer, recallOutputOf } from "./recall-cache";
@@ -48,12 +49,37 @@ export const TOOL_DESCRIPTIONS = {
     `\`valid_until\`, it moves its end). When a fact you keep stops being true because something changed ("we now ` +
     `release on Wednesdays" after "releases go out on Thursdays"), remember the new fact with \`replaces\` set to the ` +
     "old fact's id from `recall`: the old one is retired, so recall never offers both (allowed where you could " +
-    `forget the old one). ${NEVER_SECRETS}`,
+    `forget the old one). Some facts wait for a person before they are recalled (\`proposed\`, answered 202): ` +
+    "workspace facts until an owner approves them (unless an owner set this agent to keep them at once), and any " +
+    `text that reads as an instruction to an agent. ${NEVER_SECRETS}`,
   forget:
     "Forget a fact of yours by its id (from `recall`) when it is wrong or no longer true. You can forget only facts " +
     "you could recall in this conversation, never a pinned fact or one a person gave you, and a workspace fact only " +
     "from a public channel; people can still restore it for 7 days.",
 } as const;
+
+/**
+ * A proposal (202), in a sentence a model cannot miss: the fact is not kept yet, who must approve it and why,
+ * so it does not tell the person the fact is remembered.
+ */
+export function proposedInWords(body: RememberOutput): string | null {
+  if (!body.proposed) return null;
+  const { scope, scope_label: label } = body.memory;
+  const who =
+    scope === "workspace"
+      ? "an owner of the workspace"
+      : scope === "channel"
+        ? `someone who can read ${label ?? "the channel"}`
+        : "the person it is about";
+  const why =
+    body.proposal_reason === "instruction"
+      ? "its text reads as an instruction to an agent rather than a fact"
+      : `your ${scope} facts wait for a person (an owner's setting)`;
+  return (
+    `Not kept yet: ${body.memory.id} waits for ${who} to approve it, because ${why}. It is not recalled until ` +
+    "then; do not tell the person it is remembered."
+  );
+}
 
 /**
  * A service answer, or its refusal, as a tool result. `words` follow the JSON (which clients read first) when
@@ -115,7 +141,7 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
       let answer: RememberAnswer | undefined;
       return toolResult(
         async () => (answer = await rememberForAgent(db, agent, input)).body,
-        () => (answer ? replacedInWords(answer) : null),
+        () => (answer ? [proposedInWords(answer.body), replacedInWords(answer)].filter(Boolean).join(" ") || null : null),
       );
     },
   );
