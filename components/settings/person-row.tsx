@@ -16,6 +16,8 @@ export type PersonView = {
   isYou: boolean;
   /** The workspace's only owner: their role and membership can't change. */
   lastOwner: boolean;
+  /** How many facts agents here keep just for them: the count only, never the text. */
+  personFacts: number;
 };
 
 type Actions = {
@@ -28,6 +30,7 @@ export function PersonRow({ workspace, workspaceName, person, actions }: { works
   const [roleState, changeRole, changing] = useAdminAction(actions.changeRole);
   const [removeState, remove, removing] = useAdminAction(actions.remove);
   const [confirming, setConfirming] = useState(false);
+  const [eraseFacts, setEraseFacts] = useState(false);
   const id = useId();
   const noteId = `${id}-last-owner`;
   const locked = person.lastOwner;
@@ -37,6 +40,7 @@ export function PersonRow({ workspace, workspaceName, person, actions }: { works
     const data = new FormData();
     data.set("workspace", workspace);
     data.set("userId", person.id);
+    if (eraseFacts && person.personFacts > 0) data.set("eraseFacts", "on");
     startTransition(() => remove(data));
   }
 
@@ -100,8 +104,23 @@ export function PersonRow({ workspace, workspaceName, person, actions }: { works
       >
         <p>
           {person.name} leaves {workspaceName} and every channel in it at once, so they no longer see its facts.
-          Facts kept just for them stay theirs, and come back to them if they are added again.
+          Facts kept just for them stay theirs, and come back to them if they are added again
+          {person.personFacts > 0 ? ", unless you erase them" : ""}.
         </p>
+        {person.personFacts > 0 ? (
+          <label className="mt-3 flex items-start gap-2">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={eraseFacts}
+              onChange={(event) => setEraseFacts(event.target.checked)}
+            />
+            <span>
+              Also erase what agents keep just for them ({person.personFacts} {person.personFacts === 1 ? "fact" : "facts"}).
+              They go at once with their history, not through Recently forgotten; no one can restore them.
+            </span>
+          </label>
+        ) : null}
       </ConfirmDialog>
     </li>
   );

@@ -129,7 +129,7 @@ describe("removePerson", () => {
     expect(await removePerson(db(), OLIVIA, "acme", "olivia")).toEqual({ status: "last_owner", name: "Olivia Owen" });
     expect(await roleOf("olivia")).toBe("owner");
     await changeRole(db(), OLIVIA, "acme", "ana", "owner");
-    expect(await removePerson(db(), OLIVIA, "acme", "olivia")).toEqual({ status: "removed", name: "Olivia Owen" });
+    expect(await removePerson(db(), OLIVIA, "acme", "olivia")).toEqual({ status: "removed", name: "Olivia Owen", erased: 0 });
     expect(await roleOf("olivia")).toBeNull();
     expect(await removePerson(db(), OLIVIA, "acme", "ana")).toMatchObject({ status: "last_owner" });
   });
@@ -138,7 +138,7 @@ describe("removePerson", () => {
     expect(await recalledFor(db(), "leadership", "max")).toContain(BUDGET);
     expect(await seenBy(db(), "max")).toEqual(expect.arrayContaining([BUDGET, MAX_ON_CALL]));
 
-    expect(await removePerson(db(), OLIVIA, "acme", "max")).toEqual({ status: "removed", name: "Max Mills" });
+    expect(await removePerson(db(), OLIVIA, "acme", "max")).toEqual({ status: "removed", name: "Max Mills", erased: 0 });
     expect(await db().select().from(channelMembers).where(eq(channelMembers.userId, "max"))).toEqual([]);
     await expect(recalledFor(db(), "leadership", "max")).rejects.toBeInstanceOf(PlaceError);
     await expect(recalledFor(db(), "general", "max")).rejects.toMatchObject({ code: "asker_not_member" });
@@ -160,6 +160,21 @@ describe("removePerson", () => {
       ["member.remove", "Max Mills <max@acme.test>"],
       ["member.invite", "max@acme.test as member"],
       ["invite.accept", "Max Mills <max@acme.test> as member"],
+    ]);
+  });
+
+  it("with eraseTheirFacts, erases what agents keep just for them at once, and the audit list says how many, never what", async () => {
+    expect(await removePerson(db(), OLIVIA, "acme", "max", { eraseTheirFacts: true })).toEqual({
+      status: "removed",
+      name: "Max Mills",
+      erased: 1,
+    });
+    expect(await db().select().from(facts).where(eq(facts.body, MAX_ON_CALL))).toEqual([]);
+    // Only his: Ana's and Gus's person facts stay.
+    expect(await db().select().from(facts).where(eq(facts.scope, "person"))).toHaveLength(2);
+    expect(await auditActions()).toEqual([
+      ["member.remove", "Max Mills <max@acme.test>"],
+      ["person.erase", "Max Mills: erased 1 fact (@scout 1) kept just for them"],
     ]);
   });
 

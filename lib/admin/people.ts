@@ -6,14 +6,15 @@
  *
  * Removing a person deletes their membership; the foreign key from channel_members
  * takes their channel memberships with it in the same statement, so their access
- * to channel facts ends at once. Their person facts stay: they are theirs, shown
- * to no one else, and theirs again if they come back.
+ * to channel facts ends at once. Their person facts stay — they are theirs, shown
+ * to no one else, and theirs again if they come back — unless the owner asks to erase them.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Conn } from "@/db/client";
+import { writeTransaction, type Conn } from "@/db/client";
 import { memberships, users, type Role } from "@/db/schema";
 import { endSessions } from "@/lib/auth/session-version";
 import { displayName, displayNameSql } from "@/lib/person-name";
+import { erasePersonFactsIn } from "@/lib/privacy/erase-person-facts";
 import { recordAudit, type AuditActor } from "./audit";
 import { issueInvite } from "./invites";
 
@@ -129,14 +130,23 @@ export async function changeRole(
   });
 }
 
-export type RemovePersonResult = { status: "removed"; name: string } | { status: "last_owner"; name: string } | { status: "not_found" };
+export type RemovePersonResult =
+  /** `erased`: how many facts kept just for them went with them (eraseTheirFacts), else 0. */
+  | { status: "removed"; name: string; erased: number }
+  | { status: "last_owner"; name: string }
+  | { status: "not_found" };
 
-/** Takes a person out of the workspace and all its channels at once — never the last owner. */
+/**
+ * Takes a person out of the workspace and all its channels at once — never the last owner.
+ * With `eraseTheirFacts`, the facts agents of this workspace keep just for them go too, in the
+ * same transaction (lib/privacy/erase-person-facts.ts: at once, with their history, counted in the audit list).
+ */
 export async function removePerson(
   db: Conn,
   actor: AuditActor,
   workspaceId: string,
   userId: string,
+  options: { eraseTheirFacts?: boolean } = {},
 ): Promise<RemovePersonResult> {
   return db.transaction(async (tx) => {
     const before = await membership(tx, workspaceId, userId);
@@ -157,6 +167,9 @@ export async function removePerson(
     const [stillIn] = await tx.select({ id: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, userId)).limit(1);
     if (!stillIn) await endSessions(tx, userId);
     await recordAudit(tx, workspaceId, actor, "member.remove", `${name} <${before.email}>`);
-    return { status: "removed", name };
+    const erased = options.eraseTheirFacts
+      ? await writeTransaction(tx, (writes) => erasePersonFactsIn(writes, userId, workspaceId, actor, name))
+      : [];
+    return { status: "removed", name, erased: erased.reduce((sum, agent) => sum + agent.facts, 0) };
   });
 }

@@ -11,6 +11,7 @@
  *   erasePersonFacts(db, userId, { workspaceId?, dryRun, by, endSessions? })
  *     → { status: "dry_run" | "erased", total, agents: AgentErasure[] }
  *   personFactCount(db, workspaceId, userId) → number   (owners' remove flow: count only)
+ *   personFactCounts(db, workspaceId) → Map<userId, number>   (the People page: every member's count)
  *   erasePersonFactsIn(writes, userId, workspaceId | null, by) → AgentErasure[]   (inside a caller's transaction)
  */
 import { readAll, writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
@@ -130,4 +131,16 @@ export async function personFactCount(db: Conn, workspaceId: string, userId: str
     [userId, workspaceId],
   );
   return Number(row?.n ?? 0);
+}
+
+/** The same count for every member of a workspace at once (the People page), by person id; only members, never text. */
+export async function personFactCounts(db: Conn, workspaceId: string): Promise<Map<string, number>> {
+  const rows = await readAll<{ userId: string; n: number }>(
+    db,
+    `SELECT f.scope_ref AS userId, count(*) AS n FROM facts f
+      JOIN memberships m ON m.workspace_id = f.workspace_id AND m.user_id = f.scope_ref
+      WHERE f.workspace_id = ? AND f.scope = 'person' GROUP BY f.scope_ref`,
+    [workspaceId],
+  );
+  return new Map(rows.map((row) => [row.userId, Number(row.n)]));
 }

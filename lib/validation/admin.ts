@@ -42,6 +42,14 @@ export const inviteTarget = workspaceTarget.extend({ inviteId: id });
 
 export const changeRoleInput = personTarget.extend({ role });
 
+/** Remove, and optionally "Also erase what agents keep just for them" (a checkbox: "on" when ticked). */
+export const removePersonInput = personTarget.extend({
+  eraseFacts: z
+    .enum(["on", "true"])
+    .optional()
+    .transform((value) => value !== undefined),
+});
+
 // --- Channels ---
 
 /** Channel names as chat products write them: lower-case, no spaces; a leading # is dropped. */

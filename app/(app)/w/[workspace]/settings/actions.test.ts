@@ -37,6 +37,8 @@ const CASES: [string, () => Promise<Action>, Record<string, string>][] = [
   ["cancelInvite", async () => (await modules.people()).cancelInviteAction, { inviteId: "inv_pia" }],
   ["changeRole", async () => (await modules.people()).changeRoleAction, { userId: "max", role: "owner" }],
   ["removePerson", async () => (await modules.people()).removePersonAction, { userId: "max" }],
+  // "Also erase what agents keep just for them" (#16): only an owner, only their own workspace's member.
+  ["removePersonErasing", async () => (await modules.people()).removePersonAction, { userId: "max", eraseFacts: "on" }],
   ["createChannel", async () => (await modules.channels()).createChannelAction, { name: "launch", kind: "private" }],
   ["renameChannel", async () => (await modules.channels()).renameChannelAction, { channelId: "leadership", name: "leads" }],
   ["setChannelKind", async () => (await modules.channels()).setChannelKindAction, { channelId: "leadership", kind: "public" }],
@@ -199,6 +201,18 @@ describe("answers owners can act on", () => {
     });
     const [audit] = await db().all<{ summary: string }>(sql`SELECT summary FROM audit_events ORDER BY id DESC LIMIT 1`);
     expect(audit.summary).toBe("Gus Gray to #leadership (can now see 1 fact)");
+  });
+
+  it("removes and erases what agents keep just for the person when asked, answering with a count and never the text", async () => {
+    const { removePersonAction } = await modules.people();
+    const answer = await as("olivia", removePersonAction, form({ workspace: "acme", userId: "max", eraseFacts: "on" }));
+    expect(answer).toEqual({ status: "success", message: "Max Mills is no longer in Acme. 1 fact kept just for them was erased." });
+    expect(await db().all(sql`SELECT id FROM facts WHERE scope = 'person' AND scope_ref = 'max'`)).toEqual([]);
+    const audit = await db().all<{ action: string; summary: string }>(sql`SELECT action, summary FROM audit_events ORDER BY id DESC LIMIT 1`);
+    expect(audit).toEqual([{ action: "person.erase", summary: "Max Mills: erased 1 fact (@scout 1) kept just for them" }]);
+    // Without the box ticked, Gus's person fact stays his.
+    await as("olivia", removePersonAction, form({ workspace: "acme", userId: "gus" }));
+    expect(await db().all(sql`SELECT id FROM facts WHERE scope = 'person' AND scope_ref = 'gus'`)).toHaveLength(1);
   });
 
   it("refuses to demote or remove the last owner, and says what to do", async () => {

@@ -9,7 +9,7 @@ import type { AdminState, InviteState } from "@/lib/actions/admin-states";
 import { NOTHING_HERE, ownerAction } from "@/lib/actions/owner-action";
 import { cancelInvite, invitePath, INVITE_DAYS, renewInvite } from "@/lib/admin/invites";
 import { addPerson, changeRole, removePerson } from "@/lib/admin/people";
-import { addPersonInput, changeRoleInput, inviteTarget, personTarget } from "@/lib/validation/admin";
+import { addPersonInput, changeRoleInput, inviteTarget, removePersonInput } from "@/lib/validation/admin";
 
 // One answer whether or not the address has an account, so adding a person tells the owner nothing about anyone.
 const inviteMessage = (email: string) =>
@@ -63,13 +63,17 @@ export const changeRoleAction = ownerAction(changeRoleInput, async (ctx, input):
   }
 });
 
-export const removePersonAction = ownerAction(personTarget, async (ctx, input): Promise<AdminState> => {
-  const result = await removePerson(ctx.db, ctx.owner, ctx.workspace.id, input.userId);
+export const removePersonAction = ownerAction(removePersonInput, async (ctx, input): Promise<AdminState> => {
+  const result = await removePerson(ctx.db, ctx.owner, ctx.workspace.id, input.userId, { eraseTheirFacts: input.eraseFacts });
   switch (result.status) {
     case "removed": {
       ctx.refresh();
       const href = input.userId === ctx.owner.id ? "/" : undefined;
-      return { status: "success", message: `${result.name} is no longer in ${ctx.workspace.name}.`, href };
+      // A count, never the text: owners never see facts kept just for someone else.
+      const erased = input.eraseFacts
+        ? ` ${result.erased} ${result.erased === 1 ? "fact" : "facts"} kept just for them ${result.erased === 1 ? "was" : "were"} erased.`
+        : "";
+      return { status: "success", message: `${result.name} is no longer in ${ctx.workspace.name}.${erased}`, href };
     }
     case "last_owner":
       return { status: "failed", message: lastOwner(ctx.workspace.name) };

@@ -6,6 +6,7 @@ import { PersonRow } from "@/components/settings/person-row";
 import { listInvites } from "@/lib/admin/invites";
 import { listPeople } from "@/lib/admin/people";
 import { requireOwner } from "@/lib/auth/session";
+import { personFactCounts } from "@/lib/privacy/erase-person-facts";
 import { addPersonAction, cancelInviteAction, changeRoleAction, removePersonAction, renewInviteAction } from "./actions";
 
 export const metadata: Metadata = { title: "People" };
@@ -13,7 +14,11 @@ export const metadata: Metadata = { title: "People" };
 export default async function PeoplePage({ params }: { params: Promise<{ workspace: string }> }) {
   const { workspace } = await params;
   const owner = await requireOwner(workspace);
-  const [people, invited] = await Promise.all([listPeople(getDb(), owner.workspace.id), listInvites(getDb(), owner.workspace.id)]);
+  const [people, invited, personFacts] = await Promise.all([
+    listPeople(getDb(), owner.workspace.id),
+    listInvites(getDb(), owner.workspace.id),
+    personFactCounts(getDb(), owner.workspace.id),
+  ]);
   const owners = people.filter((person) => person.role === "owner").length;
 
   return (
@@ -41,6 +46,7 @@ export default async function PeoplePage({ params }: { params: Promise<{ workspa
                 role: person.role,
                 isYou: person.id === owner.id,
                 lastOwner: person.role === "owner" && owners === 1,
+                personFacts: personFacts.get(person.id) ?? 0,
               }}
               actions={{ changeRole: changeRoleAction, remove: removePersonAction }}
             />
