@@ -334,6 +334,7 @@ describe("server actions × people", () => {
       ["cancelInvite", people.cancelInviteAction, () => ({ inviteId: "inv_pia" })],
       ["changeRole", people.changeRoleAction, () => ({ userId: "max", role: "owner" })],
       ["removePerson", people.removePersonAction, () => ({ userId: "max" })],
+      ["removePerson + erase their facts", people.removePersonAction, () => ({ userId: "max", eraseFacts: "on" })],
       ["createChannel", channels.createChannelAction, () => ({ name: "launch", kind: "private" })],
       ["renameChannel", channels.renameChannelAction, () => ({ channelId: "leadership", name: "leads" })],
       ["setChannelKind", channels.setChannelKindAction, () => ({ channelId: "leadership", kind: "public" })],
@@ -486,6 +487,134 @@ describe("server actions × people", () => {
         });
       }
     }
+  });
+
+  it("Your data: erase, download, sign out everywhere and delete account — any signed-in person, on their own data only", async () => {
+    const you = await import("@/app/(app)/you/data/actions");
+    const { GET } = await import("@/app/(app)/you/data/download/route");
+    // Every form names Ana: the actions must read the person from the session, never from the input.
+    const someoneElse = { userId: "ana", scopeRef: "ana" };
+    const personFactIds = async () =>
+      ((await rows("facts")) as FactRow[]).filter((f) => f.scope === "person").map((f) => `${f.scope_ref}:${f.id}`).sort();
+    const ownFacts = (actor: string) => factRows.filter((f) => f.scope === "person" && f.scope_ref === actor);
+    const othersFacts = (actor: string) =>
+      factRows.filter((f) => f.scope === "person" && f.scope_ref !== actor).map((f) => `${f.scope_ref}:${f.id}`).sort();
+    const versions = async () => Object.fromEntries((await rows("users")).map((u) => [u.id, Number(u.session_version)]));
+    const seededVersions = await versions();
+    /** Deleting an account is refused while its person is the last owner of a workspace with others, or alone in one (its name untyped). */
+    const mayDelete = (actor: string) =>
+      membershipRows
+        .filter((m) => m.user_id === actor)
+        .every((m) => {
+          const others = membershipRows.filter((o) => o.workspace_id === m.workspace_id && o.user_id !== actor);
+          return others.length > 0 && (m.role !== "owner" || others.some((o) => o.role === "owner"));
+        });
+
+    for (const actor of PEOPLE_ACTORS) {
+      const signedIn = actor !== "signed out";
+      await cell("actions", "yourData: erase (dry run)", actor, signedIn ? "allow" : "deny", async () => {
+        as(actor);
+        const answer = (await you.eraseMyFactsAction(form({ workspace: "", confirm: "0", ...someoneElse }))) as Answer & { total?: number };
+        if (answer.status !== "preview") return verdictOf(answer);
+        expect(answer.total, `${actor}'s own facts`).toBe(ownFacts(actor).length);
+        return { verdict: "allow", detail: JSON.stringify(answer) };
+      });
+      await cell("actions", "yourData: erase everywhere", actor, signedIn ? "allow" : "deny", async () => {
+        as(actor);
+        return {
+          ...verdictOf(await you.eraseMyFactsAction(form({ workspace: "", confirm: "1", ...someoneElse }))),
+          check: async () => expect(await personFactIds(), `only ${actor}'s facts went`).toEqual(othersFacts(actor)),
+        };
+      });
+      await cell("actions", "yourData: download", actor, signedIn ? "allow" : "deny", async () => {
+        as(actor);
+        const response = await GET(new Request("http://mnemo.test/you/data/download?userId=ana"));
+        if (response.status !== 200) return { verdict: "deny", detail: `${response.status}` };
+        const file = (await response.json()) as { person: { id: string }; kept: { id: string }[] };
+        expect(file.person.id).toBe(actor);
+        const shown = ownFacts(actor).filter((f) => {
+          const viewer = viewerOf(actor, f.workspace_id);
+          return viewer && (f.forgotten_at ? changeableBy : shownTo)(factScope(f), viewer);
+        });
+        expect(file.kept.map((f) => f.id).sort(), `${actor}'s download`).toEqual(shown.map((f) => f.id).sort());
+        return { verdict: "allow", detail: "200" };
+      });
+      await cell("actions", "yourData: sign out everywhere", actor, "allow", async () => {
+        as(actor);
+        await you.signOutEverywhereAction();
+        const expected = { ...seededVersions, ...(signedIn ? { [actor]: seededVersions[actor] + 1 } : {}) };
+        expect(await versions(), "only the caller's sessions end").toEqual(expected);
+        return { verdict: "allow", detail: "signed out" };
+      });
+      await cell("actions", "yourData: delete account", actor, signedIn && mayDelete(actor) ? "allow" : "deny", async () => {
+        as(actor);
+        const answer = await you.deleteAccountAction(form({ confirm: "1", ...someoneElse }));
+        const left = await versions();
+        if (!signedIn || actor in left) return verdictOf(answer);
+        expect(Object.keys(left).sort(), "only the caller's account went").toEqual(Object.keys(seededVersions).filter((id) => id !== actor).sort());
+        expect(await personFactIds(), `only ${actor}'s facts went`).toEqual(othersFacts(actor));
+        return { verdict: "allow", detail: "deleted" };
+      });
+    }
+  });
+});
+
+// --- "Your data" in the data layer (lib/privacy/): what the pages and the CLI stand on ---
+
+describe("your data × people (data layer)", () => {
+  it("exportPerson lists exactly each person's facts the rules show them; erasure takes theirs only; owners get counts only", async () => {
+    const { exportPerson } = await import("@/lib/privacy/export-person");
+    const { erasePersonFacts, personFactCounts } = await import("@/lib/privacy/erase-person-facts");
+    type Full = FactRow & { created_by: string; source_ref: string | null; source_label: string | null };
+    const all = (await rows("facts")) as unknown as Full[];
+    const events = (await rows("fact_events")) as { id: number; fact_id: string; actor_kind: string; actor_id: string }[];
+    const ids = (list: { id: string | number }[]) => list.map((item) => String(item.id)).sort();
+    for (const actor of PEOPLE_ACTORS) {
+      if (actor === "signed out") continue;
+      // What the Memory page shows them: live facts and proposals by shownTo, Recently forgotten by changeableBy.
+      const seen = (f: Full) => {
+        const viewer = viewerOf(actor, f.workspace_id);
+        return !!viewer && (f.forgotten_at ? changeableBy : shownTo)(factScope(f), viewer);
+      };
+      const seenIds = new Set(all.filter(seen).map((f) => f.id));
+      const expected = {
+        kept: all.filter((f) => f.scope === "person" && f.scope_ref === actor && seen(f)),
+        told: all.filter((f) => ((f.created_by_kind === "user" && f.created_by === actor) || (f.source_kind === "person" && f.source_ref === actor)) && seen(f)),
+        // The demo's handles are their ids: "@ana in #support".
+        from_messages: all.filter((f) => f.source_kind === "message" && (f.source_label ?? "").startsWith(`@${actor} in `) && seen(f)),
+        events: events.filter((e) => e.actor_kind === "user" && e.actor_id === actor && seenIds.has(e.fact_id)),
+      };
+      await cell("actions", "yourData (data): exportPerson lists", actor, "allow", async () => {
+        const file = await exportPerson(db, actor);
+        if (!file) return { verdict: "deny", detail: "no file" };
+        expect(file.person.id).toBe(actor);
+        for (const list of ["kept", "told", "from_messages", "events"] as const) {
+          expect(ids(file[list]), `${actor}'s ${list}`).toEqual(ids(expected[list]));
+        }
+        return { verdict: "allow", detail: JSON.stringify(file.counts) };
+      });
+      await cell("actions", "yourData (data): erasePersonFacts", actor, "allow", async () => {
+        const erased = await erasePersonFacts(db, actor, { dryRun: false, by: { id: actor, name: actor } });
+        const mine = all.filter((f) => f.scope === "person" && f.scope_ref === actor);
+        return {
+          verdict: erased.total === mine.length ? "allow" : "deny",
+          detail: `${erased.total} erased`,
+          check: async () => {
+            const left = ((await rows("facts")) as unknown as Full[]).map((f) => f.id).sort();
+            expect(left, `only ${actor}'s person facts went`).toEqual(all.filter((f) => !mine.includes(f)).map((f) => f.id).sort());
+          },
+        };
+      });
+    }
+    // What the People page shows an owner about each member: a number, never a text.
+    await cell("actions", "yourData (data): owners' counts", "olivia", "allow", async () => {
+      const counts = await personFactCounts(db, "acme");
+      const text = JSON.stringify([...counts]);
+      for (const f of all) expect(text).not.toContain(f.body);
+      expect([...counts.values()].every((n) => typeof n === "number")).toBe(true);
+      expect(counts.get("gina")).toBeUndefined();
+      return { verdict: "allow", detail: text };
+    });
   });
 });
 
