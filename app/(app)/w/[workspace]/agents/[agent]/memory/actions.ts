@@ -43,6 +43,8 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
     case "memory_full":
       return { status: "failed", message: fullMessage(ctx.agent.name) };
     case "not_allowed":
+    // A person's Add names no fact to replace; the case is here for the switch to be whole.
+    case "replace_refused":
       return { status: "failed", message: "You can't keep a fact there." };
   }
 });
