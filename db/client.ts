@@ -44,7 +44,7 @@ export function connect(url: string, authToken?: string): Db {
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
   if (file) {
     // First, so a transaction's turn (below) covers the pragma run after its BEGIN.
-    zeroFreedPages(client);
+    zeroFreedPages(client, file);
     takeTurnsForTransactions(client, file);
     keepReader(client, file);
     keepWriter(client, file);

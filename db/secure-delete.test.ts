@@ -7,12 +7,14 @@
  * so the check can fail.
  */
 import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
 import Database from "libsql";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { writeTransaction, type Db } from "@/db/client";
 import { facts } from "@/db/schema";
 import { remember, writeCorrection } from "@/lib/memory/writes";
+import { erasePersonFacts } from "@/lib/privacy/erase-person-facts";
 import { checkpoint, filesHolding, indexHasWord, tablesHolding } from "@/lib/testing/residue";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 
@@ -80,6 +82,14 @@ describe("a deleted fact leaves no byte behind", () => {
       await expectGone(t.db, marker);
     });
   }
+
+  it("erasure folds the WAL itself: no checkpoint by the caller, and the marker is in neither file", async () => {
+    const { marker } = await keepMarker(t.db);
+    const erased = await erasePersonFacts(t.db, "ana", { dryRun: false, by: { id: "ana", name: "Ana Alves" } });
+    expect(erased.total).toBe(2);
+    expect(filesHolding(t.file, marker)).toEqual([]);
+    expect(statSync(`${t.file}-wal`).size).toBe(0);
+  });
 
   it("control: a connection without secure_delete leaves the text in the file", async () => {
     const { id, marker } = await keepMarker(t.db);

@@ -16,7 +16,8 @@
  *     deleted:        { plan }
  *     not_found
  */
-import { writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
+import { writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
+import { foldWal } from "@/db/secure-delete";
 import { handleOf } from "@/lib/person-name";
 import { factTerms } from "@/lib/memory/terms";
 import { erasePersonFactsIn } from "./erase-person-facts";
@@ -103,6 +104,12 @@ function renamedLabel(label: string, handle: string): string {
 }
 
 export async function deleteAccount(db: Conn, userId: string, options: DeleteAccountOptions): Promise<DeleteAccountResult> {
+  const result = await deleteIn(db, userId, options);
+  if (result.status === "deleted") await foldWal((db as Partial<Db>).$client);
+  return result;
+}
+
+function deleteIn(db: Conn, userId: string, options: DeleteAccountOptions): Promise<DeleteAccountResult> {
   return writeTransaction(db, async (writes): Promise<DeleteAccountResult> => {
     const [user] = await writes.all<{ email: string }>("SELECT email FROM users WHERE id = ?", [userId]);
     if (!user) return { status: "not_found" };
