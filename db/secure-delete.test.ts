@@ -13,7 +13,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { writeTransaction, type Db } from "@/db/client";
 import { facts } from "@/db/schema";
-import { remember, writeCorrection } from "@/lib/memory/writes";
+import { forgetFact, purgeExpired, purgeFact, remember, writeCorrection } from "@/lib/memory/writes";
 import { erasePersonFacts } from "@/lib/privacy/erase-person-facts";
 import { checkpoint, filesHolding, indexHasWord, tablesHolding } from "@/lib/testing/residue";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -82,6 +82,18 @@ describe("a deleted fact leaves no byte behind", () => {
       await expectGone(t.db, marker);
     });
   }
+
+  it("through Forget permanently and the purge of the 7-day bin (writes.ts)", async () => {
+    const ana = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
+    const first = await keepMarker(t.db);
+    expect(await forgetFact(t.db, ana, "scout", first.id)).toEqual({ status: "forgotten" });
+    expect(await purgeFact(t.db, ana, "scout", first.id)).toEqual({ status: "purged" });
+    await expectGone(t.db, first.marker);
+    const second = await keepMarker(t.db);
+    expect(await forgetFact(t.db, ana, "scout", second.id)).toEqual({ status: "forgotten" });
+    expect(await purgeExpired(t.db, new Date(Date.now() + 8 * 24 * 60 * 60 * 1000))).toBe(1);
+    await expectGone(t.db, second.marker);
+  });
 
   it("erasure folds the WAL itself: no checkpoint by the caller, and the marker is in neither file", async () => {
     const { marker } = await keepMarker(t.db);
