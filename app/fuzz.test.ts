@@ -247,21 +247,24 @@ describe("agent API under hostile input", () => {
           expectEnvelope(response.status, text, response.headers.get("content-type"));
           return settle(true, before);
         }
-        expect([200, 201]).toContain(response.status);
+        expect([200, 201, 202]).toContain(response.status);
         const sent = JSON.parse(body) as { channel: string; asker?: string; scope?: "workspace" | "channel" | "person" | null; private?: boolean };
         const agent = KEY_AGENT[key ?? ""];
         expect(agent, "only a live key gets a 2xx").toBeDefined();
         const place = placeOf(agent.workspaceId, sent.channel, sent.asker);
         expect(place, `a 2xx for a place Mnemo must refuse: ${body.slice(0, 200)}`).not.toBeNull();
-        const { memory } = JSON.parse(text) as { memory: { body: string; scope: string; scope_ref: string; agent_id: string } };
+        const { memory } = JSON.parse(text) as { memory: { id: string; body: string; scope: string; scope_ref: string; agent_id: string; status: string } };
         oneCleanLine(memory.body);
+        // 202 is a proposal, waiting for a person: never in the recall below.
+        expect(memory.status).toBe(response.status === 202 ? "proposed" : "live");
         const wanted = scopeFor(place!, sent.scope ?? null, sent.private ? (sent.asker ?? "") : null);
         expect({ agent: memory.agent_id, scope: memory.scope, ref: memory.scope_ref }).toEqual({ agent: agent.id, scope: wanted.scope, ref: wanted.ref });
         // Whatever the text held (markdown, a heading, line separators), the prompt section stays one line per fact.
         const { GET } = await routes.recall();
         const at = new URLSearchParams({ channel: sent.channel, ...(sent.asker ? { asker: sent.asker } : {}) });
         const recalled = await (GET as Handler)(new Request(`${BASE}/api/v1/recall?${at}`, { headers: headersFor(key) }), { params: Promise.resolve({}) });
-        const { facts, section } = (await recalled.json()) as { facts: unknown[]; section: string | null };
+        const { facts, section } = (await recalled.json()) as { facts: { id: string }[]; section: string | null };
+        if (memory.status === "proposed") expect(facts.map((fact) => fact.id)).not.toContain(memory.id);
         if (facts.length) {
           const lines = section!.split("\n");
           expect(lines).toHaveLength(4 + facts.length);

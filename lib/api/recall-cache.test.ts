@@ -13,6 +13,7 @@ import { removeChannelMember, setChannelKind } from "@/lib/admin/channels";
 import { removePerson } from "@/lib/admin/people";
 import { setPinned } from "@/lib/memory/writes";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
+import { keepAgentWrites } from "@/lib/testing/write-policies";
 import type { RecallInput } from "@/lib/validation/agent-api";
 import { recallForAgent, rememberForAgent } from "./agent-memory";
 import { authenticateAgent, type AgentContext } from "./auth";
@@ -55,6 +56,8 @@ async function outcome<T>(action: () => Promise<T>): Promise<T | string> {
 describe("a kept answer", () => {
   it("rolls over at midnight UTC: a fact that ended yesterday is not served from an answer kept while it held", async () => {
     const sale = "The spring sale runs until June 15.";
+    // Kept at once: this is about the day, not the wait for an owner.
+    await keepAgentWrites(t.db);
     await rememberForAgent(t.db, await admit(SCOUT_KEY), { channel: "general", asker: "ana", fact: sale, scope: "workspace", valid_until: "2026-06-15" });
     const agent = await admit(SCOUT_KEY);
     for (const q of [undefined, "When does the spring sale end?"]) {
