@@ -110,6 +110,16 @@ export function replacedInWords(answer: RememberAnswer): string | null {
   return `Replaced ${old} with ${memory.id} ("${memory.body}"): the old fact is retired and will not be recalled again.`;
 }
 
+/** Look-alikes (`similar`), in a sentence with their ids, so a model sees it may have kept a second version of a fact. */
+export function similarInWords(body: RememberOutput): string | null {
+  if (!body.similar.length) return null;
+  const listed = body.similar.map((alike) => `${alike.id} ("${alike.body}")`).join("; ");
+  return (
+    `This looks like: ${listed}. If the new fact makes one of them untrue, remember it with \`replaces\` set to ` +
+    "that id (or forget the old one); if both hold, keep both."
+  );
+}
+
 /** An MCP server whose tools act for one authenticated agent. */
 export function createMcpServer(db: Db, agent: AgentContext): McpServer {
   const server = new McpServer(
@@ -141,7 +151,7 @@ export function createMcpServer(db: Db, agent: AgentContext): McpServer {
       let answer: RememberAnswer | undefined;
       return toolResult(
         async () => (answer = await rememberForAgent(db, agent, input)).body,
-        () => (answer ? [proposedInWords(answer.body), replacedInWords(answer)].filter(Boolean).join(" ") || null : null),
+        () => (answer ? [proposedInWords(answer.body), replacedInWords(answer), similarInWords(answer.body)].filter(Boolean).join(" ") || null : null),
       );
     },
   );

@@ -450,6 +450,28 @@ describe("MCP", () => {
     await client.close();
   });
 
+  it("remember lists look-alikes as `similar` over REST (in the document too) and says \"This looks like\" with their ids over MCP", async () => {
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const fact = "Refunds over $650 need a manager's approval.";
+    const rest = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify({ channel: "support", fact }));
+    expect(rest.status).toBe(201);
+    const answer = await rest.json();
+    expect(answer.similar).toEqual([{ id: refunds, body: DEMO_FACTS.refunds, score: expect.any(Number) }]);
+    const unrelated = await send("POST", "/api/v1/memories", asJson(SCOUT_KEY), JSON.stringify({ channel: "support", fact: "The support rota is pinned in #support." }));
+    expect((await unrelated.json()).similar).toEqual([]);
+    const doc = await (await send("GET", "/api/v1/openapi.json")).json();
+    expect(doc.components.schemas.RememberResponse.required).toContain("similar");
+
+    const client = await connectClient(SCOUT_KEY);
+    const kept = await client.callTool({ name: "remember", arguments: { channel: "support", fact: "Refunds over $700 need a manager's approval." } });
+    const words = (kept.content as { text: string }[]).map((part) => part.text);
+    expect(words.at(-1)).toContain(`This looks like: ${refunds} ("${DEMO_FACTS.refunds}")`);
+    expect(words.at(-1)).toContain(`${answer.memory.id} ("${fact}")`);
+    const other = await client.callTool({ name: "remember", arguments: { channel: "support", fact: "Support hours end at six." } });
+    expect(JSON.stringify(other.content)).not.toMatch(/looks like/i);
+    await client.close();
+  });
+
   it("refuses a request without a valid key before MCP sees it", async () => {
     await expect(connectClient(null)).rejects.toThrow();
     const response = await send("POST", "/api/mcp", { "content-type": "application/json", accept: "application/json, text/event-stream" }, "{}");
