@@ -40,7 +40,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function keep(agentId: string, workspaceId: string, scope: Scope, scopeRef: string, body: string): Promise<string> {
+async function keep(
+  agentId: string,
+  workspaceId: string,
+  scope: Scope,
+  scopeRef: string,
+  body: string,
+  proposal: "setting" | null = null,
+): Promise<string> {
   const by = agentId === "scout" ? SCOUT : ({ kind: "agent", id: "echo", name: "Echo" } as const);
   const result = await remember(t.db, {
     agentId,
@@ -52,6 +59,7 @@ async function keep(agentId: string, workspaceId: string, scope: Scope, scopeRef
     source: { kind: "message", ref: null, label: null, channelId: null },
     by,
     pinned: false,
+    proposal,
   });
   if (result.status !== "created") throw new Error(result.status);
   return result.fact.id;
@@ -97,24 +105,36 @@ it("finds by meaning what shares no word: in dm-ana, the language to answer in i
   expect(await nearest("dm-ana", "ana", "what language should I answer in", 2)).toEqual(found.slice(0, 2));
 });
 
-it("never returns a fact outside the place's branches, another agent's, a forgotten one, or another model's", async () => {
+it("never returns a fact outside the place's branches, another agent's, a forgotten one, a proposal, or another model's", async () => {
   const tempting = "Answer in Portuguese, refunds need approval, releases ship Thursdays.";
   await keep("echo", "globex", "workspace", "", `Globex: ${tempting}`);
   await keep("scout", "acme", "channel", "leadership", `Leadership: ${tempting}`);
   await keep("scout", "acme", "person", "max", `Max: ${tempting}`);
   const forgotten = await keep("scout", "acme", "workspace", "", `Forgotten: ${tempting}`);
   const otherModel = await keep("scout", "acme", "workspace", "", `Old model: ${tempting}`);
+  const proposal = await keep("scout", "acme", "workspace", "", `Proposed: ${tempting}`, "setting");
   await embedAll();
+  // The embedder may embed a proposal (it is ready the moment it is approved); nearest never returns it.
+  expect(await readAll(t.db, "SELECT 1 FROM fact_vectors WHERE fact_id = ?", [proposal])).toHaveLength(1);
   const { place: general } = await derivePlace(t.db, "acme", "general", "olivia");
   expect(await agentForget(t.db, SCOUT, forgotten, general)).toBe("forgotten");
   await t.db.$client.execute({ sql: "UPDATE fact_vectors SET model = 'older-model' WHERE fact_id = ?", args: [otherModel] });
 
   // What may be found: the pure rule over every fact, with a vector of this model.
-  type Row = { id: string; agentId: string; workspaceId: string; scope: Scope; scopeRef: string; live: number; model: string | null };
+  type Row = {
+    id: string;
+    agentId: string;
+    workspaceId: string;
+    scope: Scope;
+    scopeRef: string;
+    live: number;
+    model: string | null;
+    proposedAt: string | null;
+  };
   const rows = await readAll<Row>(
     t.db,
     `SELECT f.id, f.agent_id AS agentId, f.workspace_id AS workspaceId, f.scope, f.scope_ref AS scopeRef,
-        f.forgotten_at IS NULL AS live, v.model FROM facts f LEFT JOIN fact_vectors v ON v.fact_id = f.id`,
+        f.forgotten_at IS NULL AS live, v.model, f.proposed_at AS proposedAt FROM facts f LEFT JOIN fact_vectors v ON v.fact_id = f.id`,
     [],
   );
   const channels = await readAll<{ id: string }>(t.db, "SELECT id FROM channels WHERE workspace_id = 'acme'", []);
@@ -140,6 +160,7 @@ it("never returns a fact outside the place's branches, another agent's, a forgot
     }
   }
   expect(places).toBeGreaterThan(10);
+  expect((await nearest("general", "olivia", tempting)).map((f) => f.id)).not.toContain(proposal);
   const leadershipId = await idOf(DEMO_FACTS.budget);
   expect((await nearest("general", "max", DEMO_FACTS.budget)).map((f) => f.id)).not.toContain(leadershipId);
   expect((await nearest("leadership", "max", DEMO_FACTS.budget))[0].id).toBe(leadershipId);
