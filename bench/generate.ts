@@ -17,6 +17,7 @@ import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-
 import { hashPassword } from "@/lib/auth/password";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS } from "@/lib/memory/rules";
+import { factTerms } from "@/lib/memory/terms";
 import { factBody } from "./fact-words";
 
 export const BENCH_PASSWORD = "bench-password";
@@ -73,7 +74,7 @@ class Writer {
 const FACT_COLUMNS = [
   "id", "agent_id", "workspace_id", "scope", "scope_ref", "scope_label", "body", "body_key",
   "source_kind", "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned",
-  "version", "created_at", "updated_at",
+  "version", "created_at", "updated_at", "terms",
 ];
 
 /** Fills a migrated file at `url` with about `totalFacts` facts; returns what the measurements need. */
@@ -156,11 +157,13 @@ export async function generate(url: string, totalFacts: number): Promise<BenchDa
         const ref = scope === "workspace" ? "" : scope === "channel" ? channel.id : people[n % people.length];
         const body = factBody(factSeq);
         const when = at();
+        const scopeLabel = scope === "channel" ? `#${channel.name}` : scope === "person" ? `Person of ${wi}` : null;
+        const sourceLabel = `from #${channel.name}`;
         rows.push([
-          `fact_b${pad(factSeq, 8)}`, agentId, ws, scope, ref,
-          scope === "channel" ? `#${channel.name}` : scope === "person" ? `Person of ${wi}` : null,
-          body, dedupeKey(body), "message", `from #${channel.name}`, channel.id,
-          agentId, "agent", n % 97 === 0 ? 1 : 0, 1, when, when,
+          `fact_b${pad(factSeq, 8)}`, agentId, ws, scope, ref, scopeLabel,
+          body, dedupeKey(body), "message", sourceLabel, channel.id,
+          // With its terms, as every writer stores them: the triggers make its postings (drizzle/0015).
+          agentId, "agent", n % 97 === 0 ? 1 : 0, 1, when, when, factTerms(body, scopeLabel, sourceLabel),
         ]);
       }
       data.facts += count;

@@ -23,6 +23,7 @@ import {
 } from "@/db/schema";
 import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { dedupeKey } from "@/lib/memory/fact-text";
+import { factTerms } from "@/lib/memory/terms";
 
 export type ApiWorld = {
   db: Db;
@@ -153,6 +154,8 @@ export async function fillMemory(world: ApiWorld, agentId: string, n: number): P
     createdByKind: "agent" as const,
     createdAt: at,
     updatedAt: at,
+    // As every writer stores them: ranked recall reads the postings made from them.
+    terms: factTerms(`Filler fact ${i}.`, "#plaza", null),
   }));
   for (let i = 0; i < rows.length; i += 200) {
     await world.db.transaction((tx) => tx.insert(facts).values(rows.slice(i, i + 200)));

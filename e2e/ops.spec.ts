@@ -10,6 +10,7 @@ import { expect, test } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../db/client";
 import { dedupeKey } from "../lib/memory/fact-text";
+import { factTerms } from "../lib/memory/terms";
 import { call, exited, startServer, waitUntilReady } from "./servers";
 
 test.describe.configure({ mode: "serial" });
@@ -162,9 +163,9 @@ async function fillTo(db: Awaited<ReturnType<typeof openDatabase>>, count: numbe
     for (let i = 0; i < count; i++) {
       const body = `Filler fact ${i}.`;
       await tx.run(sql`INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
-        source_kind, created_by, created_by_kind, pinned, created_at, updated_at)
+        source_kind, created_by, created_by_kind, pinned, created_at, updated_at, terms)
         VALUES (${`fact_filler_${i}`}, 'scout', 'acme', 'channel', 'support', '#support', ${body}, ${dedupeKey(body)},
-        'message', 'scout', 'agent', 0, ${at}, ${at})`);
+        'message', 'scout', 'agent', 0, ${at}, ${at}, ${factTerms(body, "#support", null)})`);
     }
   });
 }

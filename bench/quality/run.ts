@@ -18,6 +18,7 @@ import type { AgentContext } from "@/lib/api/auth";
 import { drainDue } from "@/lib/embeddings/embedder";
 import { embeddingsSettings } from "@/lib/embeddings/settings";
 import { dedupeKey } from "@/lib/memory/fact-text";
+import { factTerms } from "@/lib/memory/terms";
 import type { RecallOutput } from "@/lib/validation/agent-api";
 import { KINDS, SPLITS, allowedIds, loadSet, type QualitySet, type SetFact, type SetQuestion } from "./set";
 
@@ -78,6 +79,8 @@ async function load(db: Db, set: QualitySet): Promise<void> {
             pinned: f.pinned ?? false,
             createdAt: f.created,
             updatedAt: f.updated,
+            // As every writer stores them: ranked recall reads the postings made from them.
+            terms: factTerms(f.body, scopeLabel(set, f), source.label),
           };
         }),
       );
