@@ -10,11 +10,11 @@ import { eq } from "drizzle-orm";
 import { factEvents, facts } from "@/db/schema";
 import { DEMO_FACTS } from "@/db/seed";
 import { tempDbForTests } from "@/lib/testing/temp-db";
-import { forgetForAgent, rememberForAgent } from "./agent-memory";
+import { forgetForAgent, recallForAgent, rememberForAgent } from "./agent-memory";
 import { generateAgentKey, hashAgentKey } from "./agent-keys";
 import { authenticateAgent, type AgentContext } from "./auth";
 import { ApiError } from "./errors";
-import { handleMcpRequest } from "./mcp";
+import { handleMcpRequest, replacedInWords } from "./mcp";
 import { RecallCache, recallAnswer, recallOutputOf } from "./recall-cache";
 
 const t = tempDbForTests({ demo: true, each: true });
@@ -133,6 +133,25 @@ describe("remember with replaces", () => {
     const echo = await refusal(() => forgetForAgent(t.db, echoAgent, { id: oldId, channel: "lobby", asker: "gina" }));
     expect(echo.message).toBe("There is no such fact you can forget here.");
     expect(JSON.stringify([elsewhere, echo])).not.toContain(newId);
+  });
+
+  it("a replacement that must wait answers 202 naming the fact it will replace, which stays recalled until approved", async () => {
+    const sso = await idOf(DEMO_FACTS.sso);
+    // Scout's workspace facts wait for an owner (the default): the replacement is a proposal.
+    const answer = await rememberForAgent(t.db, await agentNow("scout"), {
+      channel: "general",
+      asker: "ana",
+      fact: "Only the Enterprise plan includes SSO.",
+      scope: "workspace",
+      replaces: sso,
+    });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ proposed: true, replaced: sso });
+    expect(replacedInWords(answer)).toBe(
+      `When a person approves ${answer.body.memory.id}, it replaces ${sso} ("${DEMO_FACTS.sso}"); until then the old fact stays.`,
+    );
+    const recalled = await recallForAgent(t.db, await agentNow("scout"), { channel: "general", asker: "ana" });
+    expect(recalled.facts.map((fact) => fact.id)).toContain(sso);
   });
 
   it("MCP remember takes replaces and says in words what it replaced", async () => {
