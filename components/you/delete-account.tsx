@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import type { DeleteAccountPreview, DeleteAccountState } from "@/lib/actions/your-data-states";
 import { confirmNameField } from "@/lib/validation/your-data";
+import { submitWith } from "./submit-with";
 
 const facts = (n: number) => `${n} ${n === 1 ? "fact" : "facts"}`;
 const events = (n: number) => `${n} ${n === 1 ? "event" : "events"}`;
@@ -36,7 +37,7 @@ export function DeleteAccount({ action }: { action: (data: FormData) => Promise<
   }, [state, id]);
 
   return (
-    <form action={run} className="flex flex-col gap-3" aria-labelledby={`${id}-heading`}>
+    <form onSubmit={submitWith(run)} className="flex flex-col gap-3" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className="text-lg font-semibold">
         Delete my account
       </h2>

@@ -9,6 +9,7 @@ import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import type { EraseState, WorkspaceNamed } from "@/lib/actions/your-data-states";
+import { submitWith } from "./submit-with";
 
 const facts = (n: number) => `${n} ${n === 1 ? "fact" : "facts"}`;
 
@@ -31,7 +32,7 @@ export function ErasePersonFacts({
   }, [state]);
 
   return (
-    <form action={run} className="flex flex-col gap-3" aria-labelledby={`${id}-heading`}>
+    <form onSubmit={submitWith(run)} className="flex flex-col gap-3" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className="text-lg font-semibold">
         Erase what agents keep just for me
       </h2>
