@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb } from "@/db";
+import { ProposalCount } from "@/components/memory/proposal-count";
 import { CreateAgentForm } from "@/components/settings/create-agent-form";
 import { listAgents } from "@/lib/admin/agents";
 import { requireOwner } from "@/lib/auth/session";
+import { proposalCounts } from "@/lib/memory/proposals";
 import { createAgentAction } from "./actions";
 
 export const metadata: Metadata = { title: "Agents" };
@@ -13,7 +15,10 @@ const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-
 export default async function AgentsPage({ params }: { params: Promise<{ workspace: string }> }) {
   const { workspace } = await params;
   const owner = await requireOwner(workspace);
-  const agents = await listAgents(getDb(), owner.workspace.id);
+  const [agents, proposals] = await Promise.all([
+    listAgents(getDb(), owner.workspace.id),
+    proposalCounts(getDb(), { workspaceId: owner.workspace.id, id: owner.id }, owner.workspace.id),
+  ]);
 
   return (
     <div className="grid gap-8 lg:grid-cols-3">
@@ -26,7 +31,13 @@ export default async function AgentsPage({ params }: { params: Promise<{ workspa
           {agents.map((agent) => (
             <li key={agent.id} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
               <div className="flex items-baseline justify-between gap-2">
-                <h3 className="font-medium">{agent.name}</h3>
+                <div className="flex items-center gap-2">
+                  <h3 className="font-medium">{agent.name}</h3>
+                  <ProposalCount
+                    count={proposals.get(agent.id) ?? 0}
+                    href={`/w/${owner.workspace.id}/agents/${agent.handle}/memory#inbox`}
+                  />
+                </div>
                 <span className="text-xs text-slate-500">@{agent.handle}</span>
               </div>
               <p className="text-sm text-slate-600">
