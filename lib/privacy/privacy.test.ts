@@ -13,7 +13,7 @@ import { authenticateAgent } from "@/lib/api/auth";
 import { OPERATOR } from "@/lib/admin/audit";
 import { allRows, type Snapshot } from "@/lib/testing/db-rows";
 import { tempDbForTests } from "@/lib/testing/temp-db";
-import type { Db } from "@/db/client";
+import { connect, type Db } from "@/db/client";
 import { aboutPerson } from "./about-person";
 import { deleteAccount } from "./delete-account";
 import { erasePersonFacts, personFactCount } from "./erase-person-facts";
@@ -116,14 +116,20 @@ function othersOf(snapshot: Snapshot, erased: Set<string>): Snapshot {
 describe("erasePersonFacts", () => {
   it("dry run counts per agent and changes nothing; confirming removes the facts, their history and every kept answer at once", async () => {
     await seed();
-    const cache = new RecallCache(16 * 2 ** 20);
-    const recall = async () => {
+    // Two instances: each its own connection and its own kept answers, on one file.
+    const other = connect(t.url);
+    const instances = [
+      { db: t.db, cache: new RecallCache(16 * 2 ** 20) },
+      { db: other, cache: new RecallCache(16 * 2 ** 20) },
+    ];
+    const recallIn = async ({ db, cache }: (typeof instances)[number]) => {
       const agent = await authenticateAgent(
-        t.db,
+        db,
         new Request("http://mnemo.test/api/v1/recall", { headers: { authorization: `Bearer ${SCOUT_KEY}` } }),
       );
-      return recallOutputOf(await recallAnswer(t.db, agent, { channel: "dm-ana", asker: "ana" }, cache)).facts.map((f) => f.body);
+      return recallOutputOf(await recallAnswer(db, agent, { channel: "dm-ana", asker: "ana" }, cache)).facts.map((f) => f.body);
     };
+    const recall = async () => (await Promise.all(instances.map(recallIn))).flat();
     expect(await recall()).toContain(DEMO_FACTS.anaPerson);
     const before = await allRows(t.db);
 
@@ -142,8 +148,9 @@ describe("erasePersonFacts", () => {
     expect(after.facts.some((f) => f.body === DEMO_FACTS.anaPerson)).toBe(false);
     expect(after.fact_events.some((e) => e.fact_id === anaFact?.id)).toBe(false);
     expect(othersOf(after, new Set([String(anaFact?.id)]))).toEqual(othersOf(before, new Set([String(anaFact?.id)])));
-    // The kept answer is not served again: the agent's memory version moved.
+    // Neither instance serves its kept answer again: the agent's memory version moved.
     expect(await recall()).not.toContain(DEMO_FACTS.anaPerson);
+    other.$client.close();
 
     const audit = await rows(t.db, "SELECT actor_name, action, summary FROM audit_events WHERE action = 'person.erase'");
     expect(audit).toEqual([{ actor_name: "Ana Alves", action: "person.erase", summary: "Ana Alves: erased 1 fact (@scout 1) kept just for them" }]);
