@@ -22,6 +22,7 @@ import {
   type ApiWorld,
 } from "./api-world";
 import { ECHO_KEY, SCOUT_KEY, DEMO_FACTS } from "./demo";
+import { keepAgentWrites } from "@/lib/testing/write-policies";
 
 const DEMO = DEMO_FACTS;
 const DEMO_BODIES = new Set<string>(Object.values(DEMO));
@@ -242,6 +243,13 @@ test.describe("remember and forget in a workspace of the spec's own", () => {
 
   test("writing follows the conversation, with truthful labels, and forget only where agentMayForget allows", async ({ request }) => {
     const { key, pia, quinn, plaza, vault, dmPia } = world;
+
+    // By default an agent's workspace fact waits for an owner: 202, a proposal, recalled nowhere (checked below).
+    const waits = await rememberFact(request, key, { channel: plaza, asker: quinn, fact: "Parking is free on Sundays.", scope: "workspace" });
+    expect(waits.status).toBe(202);
+    expect(waits.body).toMatchObject({ proposed: true, proposal_reason: "setting", memory: { scope: "workspace", status: "proposed" } });
+    // From here on the agent keeps its workspace facts at once, as an owner may set it: this test is about scopes.
+    await keepAgentWrites(world.db, world.agentId, world.workspaceId);
 
     // In pia's DM, a wish for workspace becomes pia's own fact.
     const dm = await rememberFact(request, key, { channel: dmPia, asker: pia, fact: "Pia is moving to Lisbon.", scope: "workspace" });
