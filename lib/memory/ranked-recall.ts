@@ -62,18 +62,20 @@ export async function recallRanked(
   // A question of stop words only ("what is it?") has nothing to rank by: recency, unless meaning finds something.
   const hits = asked.length ? scoreByWords(postings, asked) : null;
 
-  // The answer walks at most limit + BUDGET_LOOKAHEAD facts (ranking.ts): pinned first, then matches, then the
-  // newest others. So the matches read whole are the best that many (ties at the edge included) — all of them
-  // when meaning's ranks are fused with the words', which ranks every match — and the newest others as many.
-  const walk = limit + BUDGET_LOOKAHEAD;
+  // The answer walks at most `limit` facts, limit + BUDGET_LOOKAHEAD with a budget (ranking.ts): pinned first,
+  // then matches, then the newest others. So the matches read whole are the best that many (ties at the edge
+  // included) — all of them when meaning's ranks are fused with the words', which ranks every match — and the
+  // newest others only as many as the matches leave room for.
+  const walk = options.budget === undefined ? limit : limit + BUDGET_LOOKAHEAD;
   const matched = [...(hits?.keys() ?? [])];
   let matches = matched;
   if (!nearest && hits && matched.length > walk) {
     const edge = matched.map((seq) => hits.get(seq)!.score).sort((a, b) => b - a)[walk - 1];
     matches = matched.filter((seq) => hits.get(seq)!.score >= edge);
   }
-  const want = { all: !!options.explain, matches, matched, nearest: nearest?.map(({ id }) => id) ?? [], newest: walk };
-  const { facts, seqOf } = await readCandidates(db, agentId, place, branches, want, today);
+  const newest = Math.max(0, walk - matched.length);
+  const want = { all: !!options.explain, matches, matched, nearest: nearest?.map(({ id }) => id) ?? [], newest };
+  const { facts, seqOf } = await readCandidates(db, agentId, place, branches, want, today, options.version);
 
   const words = hits && new Map<StoredFact, WordHit>();
   if (hits && words) {

@@ -8,13 +8,13 @@
  *
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
- * vocabulary (for the typo rule, needed only for words nobody knows) is kept per
- * agent memory version and UTC day, the versions the recall cache trusts
+ * count and length, and its vocabulary (for the typo rule, needed only for words
+ * nobody knows), are kept per agent memory version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
 import { readAll, type Conn } from "@/db/client";
 import { utcDay, type Place } from "./rules";
-import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { FACT_COLUMNS, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { BRANCH_WHERE, branchArgs, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
@@ -27,10 +27,10 @@ const branchesIn = (n: number) =>
 /** Postings recall may use: not a proposal, not expired (the twin of UNEXPIRED_SQL, on the posting's copy). */
 const USABLE = "p.proposed = 0 AND (p.valid_until IS NULL OR p.valid_until >= ?)";
 
-/** The place's recallable facts, counted with their total length off each fact's '' posting. */
-const STATS_SQL = (n: number) => `SELECT count(*) AS n, total(p.tf) AS total
+/** Each branch's recallable facts, counted with their total length off each fact's '' posting. */
+const STATS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, count(*) AS n, total(p.tf) AS total
   FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term = ''
-  WHERE ${branchesIn(n)} AND ${USABLE}`;
+  WHERE ${branchesIn(n)} AND ${USABLE} GROUP BY b.id`;
 
 /** The place's postings of some terms (a JSON array). */
 const POSTINGS_SQL = (n: number) => `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
@@ -53,6 +53,46 @@ const BYTES_PER_TERM = 64;
 /** Vocabularies kept per database: only words nobody knows read them, so a small budget serves. */
 const VOCABULARY_BUDGET = 32 * 2 ** 20;
 
+type BranchStats = { n: number; total: number };
+
+/** Branches' counts and lengths, a few bytes each: kept like vocabularies, so a question reads only its postings. */
+function statsCache(db: Conn): VersionedCache<BranchStats> {
+  return cacheFor("mnemoRecallBranchStats", db, () => new VersionedCache<BranchStats>(4 * 2 ** 20));
+}
+
+const branchKey = (agentId: string, place: Place, branch: RecallBranch) =>
+  `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
+
+/** The place's count and total length of recallable facts: kept per branch under the memory version and day, or read. */
+async function placeStats(
+  db: Conn,
+  agentId: string,
+  place: Place,
+  branches: readonly RecallBranch[],
+  version: string | undefined,
+  today: string,
+): Promise<BranchStats> {
+  const cache = version === undefined ? null : statsCache(db);
+  const keptAt = `${version}\n${today}`;
+  const kept = cache ? branches.map((branch) => cache.get(branchKey(agentId, place, branch), keptAt)) : [];
+  if (cache && kept.every((stats) => stats !== undefined)) {
+    return kept.reduce((sum, stats) => ({ n: sum.n + stats!.n, total: sum.total + stats!.total }), { n: 0, total: 0 });
+  }
+  const rows = await readAll<{ scope: string; ref: string } & BranchStats>(db, STATS_SQL(branches.length), [
+    ...placeArgs(agentId, place, branches),
+    today,
+  ]);
+  const sum = { n: 0, total: 0 };
+  for (const branch of branches) {
+    const row = rows.find((found) => found.scope === branch.scope && found.ref === branch.ref);
+    const stats = { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0) };
+    cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
+    sum.n += stats.n;
+    sum.total += stats.total;
+  }
+  return sum;
+}
+
 function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
   return cacheFor("mnemoRecallVocabulary", db, () => new VersionedCache<Vocabulary>(VOCABULARY_BUDGET));
 }
@@ -71,7 +111,7 @@ async function vocabularyOf(
   };
   if (version === undefined) return read();
   const cache = vocabularyCache(db);
-  const key = `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
+  const key = branchKey(agentId, place, branch);
   const keptAt = `${version}\n${today}`;
   const kept = cache.get(key, keptAt);
   if (kept) return kept;
@@ -106,13 +146,16 @@ export async function placePostings(
       list.push({ fact, tf, length });
     }
   };
-  const [[stats]] = await Promise.all([
-    readAll<{ n: number; total: number }>(db, STATS_SQL(branches.length), [...args, today]),
+  const [stats] = await Promise.all([
+    placeStats(db, agentId, place, branches, version, today),
     read(question.length ? termsToRead(question, words) : []),
   ]);
 
   // Typos: only words the place and WordNet both miss look at the vocabulary.
-  const unknown = mayBeTypos(question, words).filter(({ term }) => !byTerm.has(term));
+  const unknown = mayBeTypos(
+    question.filter(({ term }) => !byTerm.has(term)),
+    words,
+  );
   const vocabularies = unknown.length
     ? await Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today)))
     : [];
@@ -126,8 +169,8 @@ export async function placePostings(
   await read([...typoTerms]);
 
   return {
-    count: Number(stats?.n ?? 0),
-    totalLength: Number(stats?.total ?? 0),
+    count: stats.n,
+    totalLength: stats.total,
     postingsOf: (term) => byTerm.get(term) ?? [],
     near,
   };
@@ -180,9 +223,26 @@ export type FactsToRead = {
   matched: readonly number[];
   /** Facts near by meaning, by id. */
   nearest: readonly string[];
-  /** How many of the newest non-matching facts per branch the fill may need. */
+  /** How many of the newest non-matching facts per branch the fill may need; 0 reads none. */
   newest: number;
 };
+
+/**
+ * Fact rows an agent's recent answers used, per agent memory version and UTC day: the
+ * same facts answer many questions (pinned ones every time), and a row costs more to
+ * read than the postings that found it. Only facts read through BRANCH_WHERE are kept,
+ * each used again only when this place's own postings name it (or as a branch's pinned
+ * fact); any change to the agent's facts changes the version, and the rule is checked
+ * again for every fact on its way to the answer (ranking.ts).
+ */
+type KeptRows = { bySeq: Map<number, StoredFact>; pinned: Map<string, number[]> };
+/** What a kept row costs in memory, roughly: its object and strings. */
+const BYTES_PER_ROW = 1024;
+const ROWS_BUDGET = 32 * 2 ** 20;
+
+function rowsCache(db: Conn): VersionedCache<KeptRows> {
+  return cacheFor("mnemoRecallRows", db, () => new VersionedCache<KeptRows>(ROWS_BUDGET));
+}
 
 /** The facts the answer can use, each once, with its seq: every one read through BRANCH_WHERE. */
 export async function readCandidates(
@@ -192,28 +252,61 @@ export async function readCandidates(
   branches: readonly RecallBranch[],
   want: FactsToRead,
   today: string,
+  version?: string,
 ): Promise<{ facts: StoredFact[]; seqOf: Map<StoredFact, number> }> {
   const n = branches.length;
   const perBranch = branches.map((branch) => branchArgs(agentId, place.workspaceId, branch, today));
   const flat = perBranch.flat();
-  const reads: Promise<SeqRow[]>[] = [];
-  if (want.all) reads.push(readAll<SeqRow>(db, ALL_SQL(n), flat));
-  else {
-    reads.push(readAll<SeqRow>(db, PINNED_SQL(n), flat));
-    if (want.matches.length) reads.push(readAll<SeqRow>(db, BY_SEQ_SQL(n), [JSON.stringify(want.matches), ...flat]));
-    if (want.nearest.length) reads.push(readAll<SeqRow>(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
-    const [seqs, ids] = [JSON.stringify(want.matched), JSON.stringify(want.nearest)];
-    reads.push(readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, seqs, ids, want.newest])));
-  }
+  const cache = version === undefined || want.all ? null : rowsCache(db);
+  const key = `${agentId}\n${place.workspaceId}`;
+  const keptAt = `${version}\n${today}`;
+  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map() };
+  const keys = branches.map((branch) => branchKey(agentId, place, branch));
+
   const bySeq = new Map<number, StoredFact>();
   const seqOf = new Map<StoredFact, number>();
-  for (const rows of await Promise.all(reads)) {
-    for (const { seq, ...row } of rows) {
-      if (bySeq.has(seq)) continue; // the same fact read twice is one fact
-      const fact = storedFact(row);
-      bySeq.set(seq, fact);
-      seqOf.set(fact, seq);
+  const keep = (seq: number, fact: StoredFact) => {
+    if (bySeq.has(seq)) return; // the same fact read twice is one fact
+    bySeq.set(seq, fact);
+    seqOf.set(fact, seq);
+  };
+  const take = (rows: SeqRow[]) =>
+    rows.map(({ seq, ...row }) => {
+      const fact = kept.bySeq.get(seq) ?? (row as unknown as StoredFact);
+      // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
+      fact.pinned = !!row.pinned;
+      kept.bySeq.set(seq, fact);
+      keep(seq, fact);
+      return { seq, fact };
+    });
+
+  if (want.all) take(await readAll<SeqRow>(db, ALL_SQL(n), flat));
+  else {
+    const pinnedKept = keys.map((branch) => kept.pinned.get(branch));
+    if (cache && pinnedKept.every((seqs) => seqs !== undefined)) {
+      for (const seq of pinnedKept.flat()) keep(seq!, kept.bySeq.get(seq!)!);
+    } else {
+      const read = take(await readAll<SeqRow>(db, PINNED_SQL(n), flat));
+      branches.forEach((branch, i) =>
+        kept.pinned.set(
+          keys[i],
+          read.filter(({ fact }) => fact.scope === branch.scope && fact.scopeRef === branch.ref).map(({ seq }) => seq),
+        ),
+      );
+    }
+    const missing: number[] = [];
+    for (const seq of want.matches) {
+      const fact = cache && kept.bySeq.get(seq);
+      if (fact) keep(seq, fact);
+      else missing.push(seq);
+    }
+    if (missing.length) take(await readAll<SeqRow>(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]));
+    if (want.nearest.length) take(await readAll<SeqRow>(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
+    if (want.newest > 0) {
+      const [seqs, ids] = [JSON.stringify(want.matched), JSON.stringify(want.nearest)];
+      take(await readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, seqs, ids, want.newest])));
     }
   }
+  cache?.set(key, keptAt, kept, (kept.bySeq.size + 1) * BYTES_PER_ROW);
   return { facts: [...bySeq.values()], seqOf };
 }

@@ -21,19 +21,23 @@ const HEAD_TOKENS = countTokens(SECTION_HEAD);
 /** A fact's line, and its size alone (the last line) and followed by a newline (any other). */
 export type SizedLine = { line: string; last: number; inside: number };
 
-// Sizes kept by the line's text: rows are read afresh for every answer, and the same facts come back again and again.
+// Kept with the fact while recall keeps its row (recall-candidates.ts), and by the line's text for rows read afresh.
+const sizedFacts = new WeakMap<StoredFact, SizedLine>();
 const sized = new Map<string, SizedLine>();
-/** Lines whose sizes are kept (~200 bytes each); past this many the list starts again. */
+/** Lines whose sizes are kept by text (~200 bytes each); past this many the list starts again. */
 const MAX_SIZED = 50_000;
 
 export function sizedLine(fact: StoredFact): SizedLine {
+  let known = sizedFacts.get(fact);
+  if (known) return known;
   const line = sectionLine(fact);
-  let known = sized.get(line);
+  known = sized.get(line);
   if (!known) {
     known = { line, last: countTokens(line), inside: countTokens(`${line}\n`) };
     if (sized.size >= MAX_SIZED) sized.clear();
     sized.set(line, known);
   }
+  sizedFacts.set(fact, known);
   return known;
 }
 
