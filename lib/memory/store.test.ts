@@ -14,7 +14,7 @@ import { viewerFromTables } from "@/lib/testing/demo-db";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { dedupeKey } from "./fact-text";
 import { derivePlace } from "./place";
-import { RECALL_LIMIT, recallable, visibleTo, type Place } from "./rules";
+import { RECALL_LIMIT, recallable, shownTo, visibleTo, type Place } from "./rules";
 import {
   countVisibleFacts,
   decodeCursor,
@@ -54,12 +54,12 @@ async function allFactsOf(db: Db, agentId: string): Promise<Row[]> {
  * person's channel_members rows. Null for someone who is not a member.
  */
 
-/** What listVisibleFacts must return, by the pure rule: live facts the viewer may see, in recall order. */
+/** What listVisibleFacts must return, by the pure rule: live facts the viewer may see, in recall order; proposals are the Inbox's. */
 async function expectedVisible(db: Db, workspaceId: string, userId: string, agentId: string): Promise<Row[]> {
   const viewer = await viewerFromTables(db, workspaceId, userId);
   if (!viewer) return [];
   return (await allFactsOf(db, agentId))
-    .filter((f) => f.forgottenAt === null && visibleTo(f, viewer))
+    .filter((f) => f.forgottenAt === null && f.proposedAt === null && visibleTo(f, viewer))
     .sort(recallOrder);
 }
 
@@ -637,6 +637,7 @@ describe("random workspaces", () => {
         pinned: fc.boolean(),
         time: fc.constantFrom(...TIMES),
         forgotten: fc.nat(9).map((n) => n < 3),
+        proposed: fc.nat(9).map((n) => n < 2),
       }),
       { maxLength: 90 },
     ),
@@ -680,6 +681,8 @@ describe("random workspaces", () => {
         pinned: f.pinned,
         updatedAt: f.time,
         forgottenAt: f.forgotten ? "2026-04-05T00:00:00.000Z" : null,
+        proposedAt: f.proposed ? "2026-04-01T00:00:00.000Z" : null,
+        proposalReason: f.proposed ? "setting" : null,
       });
     });
     await insertFacts(t.db, rows);
@@ -704,11 +707,11 @@ describe("random workspaces", () => {
               expect(ids((await walkPages(t.db, viewer, agent.id, 4)).facts)).toEqual(ids(expected));
               const counts = await countVisibleFacts(t.db, viewer, agent.id);
               expect(counts.workspace + counts.channel + counts.person).toBe(expected.length);
-              // getVisibleFact agrees with the rule on every fact, forgotten ones included.
+              // getVisibleFact agrees with the rule on every fact, forgotten ones and proposals included.
               const pure = await viewerFromTables(t.db, workspaceId, userId);
               for (const fact of everything) {
                 const got = await getVisibleFact(t.db, viewer, agent.id, fact.id);
-                expect(got !== null).toBe(pure !== null && visibleTo(fact, pure));
+                expect(got !== null).toBe(pure !== null && shownTo(fact, pure));
               }
             }
           }

@@ -343,6 +343,10 @@ describe("OpenAPI", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.paths["/api/v1/recall"].get.operationId).toBe("recall");
     expect(doc.paths["/api/v1/memories"].post.operationId).toBe("remember");
+    // A proposal's answer is documented with the same body: proposed, proposal_reason and the memory's status.
+    expect(Object.keys(doc.paths["/api/v1/memories"].post.responses)).toEqual(expect.arrayContaining(["200", "201", "202"]));
+    expect(doc.components.schemas.RememberResponse.required).toEqual(expect.arrayContaining(["proposed", "proposal_reason"]));
+    expect(doc.components.schemas.Memory.properties.status.enum).toEqual(["live", "proposed"]);
     expect(doc.paths["/api/v1/memories/{id}"].delete.operationId).toBe("forget");
     const { $schema, ...generated } = z.toJSONSchema(rememberInput, { io: "input" });
     expect($schema).toBeDefined();
