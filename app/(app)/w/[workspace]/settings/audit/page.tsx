@@ -31,6 +31,7 @@ const ACTIONS: Record<string, string> = {
   "agent.create": "Created an agent",
   "agent.rename": "Renamed an agent",
   "agent.delete": "Deleted an agent",
+  "agent.write_policies": "Changed what waits for a person",
   "key.create": "Created a key",
   "key.revoke": "Revoked a key",
 };
