@@ -492,6 +492,73 @@ export const auditEvents = sqliteTable(
   (t) => [index("audit_events_workspace_idx").on(t.workspaceId, t.id)],
 );
 
+// --- Webhooks (issue #18) ---
+
+/**
+ * Where an owner asked to hear about a workspace's fact changes. The secret signs
+ * each delivery (Standard Webhooks) and is shown once; it is kept because signing
+ * needs it. A run of failures disables the endpoint with the reason shown.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** The event names it wants, space-separated with a space on each side (" fact.remembered fact.purged "), for a LIKE in triggers. */
+    events: text("events").notNull(),
+    secret: text("secret").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** Why the sender disabled it; null when an owner did, or while enabled. */
+    disabledReason: text("disabled_reason"),
+    /** Failed attempts in a row; reset by any success. */
+    failuresInARow: integer("failures_in_a_row").notNull().default(0),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [index("webhook_endpoints_workspace_idx").on(t.workspaceId)],
+);
+
+/**
+ * One event for one endpoint, queued by triggers on fact_events and facts
+ * (drizzle/0017) in the transaction that made the change, and sent by the
+ * sender in lib/webhooks/sender.ts. The payload is dropped once delivered
+ * (or given up), and a purge strips the text from any still waiting.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** The `webhook-id`: the same on every attempt, so a receiver can drop a repeat. */
+    messageId: text("message_id").notNull(),
+    /** Deliveries of one fact to one endpoint go in order; null for a test event. */
+    factId: text("fact_id"),
+    event: text("event").notNull(),
+    payload: text("payload"),
+    /** "pending", "delivered" or "failed" (given up after 24 hours). */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAt: text("next_at").notNull().default(now),
+    /** A sender holds the row until then; another may take it after (a sender that died). */
+    claimedUntil: text("claimed_until"),
+    lastCode: integer("last_code"),
+    lastError: text("last_error"),
+    lastAttemptAt: text("last_attempt_at"),
+    createdAt: text("created_at").notNull().default(now),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_fact_idx").on(t.factId, t.endpointId, t.id).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+    uniqueIndex("webhook_deliveries_message_idx").on(t.endpointId, t.messageId),
+  ],
+);
+
 export type Invite = typeof invites.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
 
