@@ -25,6 +25,8 @@ export async function register() {
   // With an embeddings provider, new and corrected facts get their vectors in the background (several servers may all do it).
   const { embeddingsSettings } = await import("./lib/embeddings/settings");
   if (embeddingsSettings()) (await import("./lib/embeddings/embedder")).startEmbedder(getDb);
+  // Webhook deliveries queued by the database are sent from every server; claims keep two from sending one row.
+  (await import("./lib/webhooks/sender")).startWebhookSender(getDb);
   // Recall counts kept in memory are written once the last request is answered, before Next exits.
   const { flushUsage } = await import("./lib/memory/usage");
   (await import("./lib/ops/flush-before-exit")).flushBeforeServerCloses(flushUsage);

@@ -167,6 +167,11 @@ beforeAll(async () => {
         sql: "INSERT INTO agent_keys (id, agent_id, name, prefix, hash, revoked_at) VALUES ('key_revoked', 'scout', 'Old', ?, ?, ?)",
         args: [REVOKED_KEY.slice(0, 10), hashAgentKey(REVOKED_KEY), new Date(Date.now() - 60_000).toISOString()],
       },
+      // An acme webhook endpoint, for the Webhooks page's actions (#18).
+      {
+        sql: "INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret, created_by) VALUES ('whe_matrix', 'acme', 'https://93.184.216.34/hooks', ' fact.remembered ', 'whsec_bWF0cml4LW1hdHJpeC1tYXRyaXgtbWF0cml4', 'olivia')",
+        args: [],
+      },
     ],
     "write",
   );
@@ -227,7 +232,7 @@ function as(actor: PersonActor) {
 
 /** A typed state: "success" (or a state naming what was made) is allow; "failed"/"invalid_data" is deny. */
 function verdictOf(answer: Answer): { verdict: Verdict; detail: string } {
-  const allowed = ["success", "invited", "key_created", "imported"].includes(answer.status);
+  const allowed = ["success", "invited", "key_created", "imported", "webhook_created"].includes(answer.status);
   return { verdict: allowed ? "allow" : "deny", detail: JSON.stringify(answer) };
 }
 
@@ -323,6 +328,7 @@ describe("server actions × people", () => {
     const channels = await import("@/app/(app)/w/[workspace]/settings/channels/actions");
     const agentsModule = await import("@/app/(app)/w/[workspace]/settings/agents/actions");
     const agent = await import("@/app/(app)/w/[workspace]/settings/agents/[agent]/actions");
+    const webhooks = await import("@/app/(app)/w/[workspace]/settings/webhooks/actions");
     const { POST: importRoute } = await import("@/app/(app)/w/[workspace]/agents/[agent]/memory/import/route");
     const file = () =>
       new File([JSON.stringify({ format: "mnemo.facts", version: 1, facts: [{ scope: "workspace", body: "Imported by the matrix." }] })], "facts.json", {
@@ -345,11 +351,16 @@ describe("server actions × people", () => {
       ["deleteAgent", agent.deleteAgentAction, () => ({ agentId: "helper", expectedFacts: "0" })],
       ["createKey", agent.createKeyAction, () => ({ agentId: "scout", name: "CI" })],
       ["revokeKey", agent.revokeKeyAction, () => ({ keyId: "key_demo_scout" })],
+      // A public address by number: adding needs no DNS, and nothing is sent (no sender runs here).
+      ["createWebhook", webhooks.createWebhookAction, () => ({ url: "https://93.184.216.34/hooks", "fact.remembered": "on" })],
+      ["setWebhookEnabled", webhooks.setWebhookEnabledAction, () => ({ endpointId: "whe_matrix", enabled: "false" })],
+      ["sendTestWebhook", webhooks.sendTestWebhookAction, () => ({ endpointId: "whe_matrix" })],
+      ["deleteWebhook", webhooks.deleteWebhookAction, () => ({ endpointId: "whe_matrix" })],
     ];
     for (const [name, action, fields] of cases) {
       for (const workspace of ["acme", "globex"] as const) {
         // In globex the ids name acme's people, channels, agents and keys: nothing there to change.
-        const namesAcme = ["userId", "inviteId", "channelId", "agentId", "keyId", "agent"].some((k) => k in fields());
+        const namesAcme = ["userId", "inviteId", "channelId", "agentId", "keyId", "agent", "endpointId"].some((k) => k in fields());
         if (workspace === "globex" && !namesAcme) continue;
         for (const actor of PEOPLE_ACTORS) {
           const viewer = viewerOf(actor, workspace);

@@ -11,6 +11,7 @@ export function SettingsNav({ workspace }: { workspace: string }) {
     { href: base, label: "People" },
     { href: `${base}/channels`, label: "Channels" },
     { href: `${base}/agents`, label: "Agents and keys" },
+    { href: `${base}/webhooks`, label: "Webhooks" },
     { href: `${base}/audit`, label: "Audit list" },
   ];
   return (

@@ -24,3 +24,6 @@ export type NewKeyState = AdminState | { status: "key_created"; message: string;
 export type WritePoliciesState =
   | AdminState
   | { status: "invalid_data"; message: string; field: "workspaceFacts" | "channelFacts" };
+
+/** A new webhook endpoint: its signing secret (whsec_…), shown once. */
+export type NewWebhookState = AdminState | { status: "webhook_created"; message: string; secret: string };

@@ -23,6 +23,8 @@ export const DATA_TABLES = [
   "fact_events",
   "workspace_invites",
   "audit_events",
+  "webhook_endpoints",
+  "webhook_deliveries",
 ] as const;
 
 export type Row = Record<string, unknown>;
