@@ -10,6 +10,7 @@ import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
+import { LiveMark, useLiveMark } from "./live-updates";
 import { LookAlikeNote, type LookAlikeView } from "./look-alike-note";
 import { useMemory } from "./memory-context";
 import { UntilField } from "./until-field";
@@ -36,6 +37,8 @@ export type FactView = {
   canChange: boolean;
   /** Older facts of its scope it reads almost like (look-alike-pairs.ts), best first. */
   lookAlikes?: LookAlikeView[];
+  /** Who last changed it, when someone other than the viewer did (for the live marks). */
+  changedBy?: string | null;
 };
 
 export function FactCard({ fact }: { fact: FactView }) {
@@ -50,6 +53,7 @@ export function FactCard({ fact }: { fact: FactView }) {
   const [pinPending, startPin] = useTransition();
   const [forgetPending, startForget] = useTransition();
   const bodyId = useId();
+  const mark = useLiveMark(fact);
   const target = { workspace, agent, factId: fact.id };
   const short = fact.body.length > 80 ? `${fact.body.slice(0, 79)}…` : fact.body;
 
@@ -111,6 +115,7 @@ export function FactCard({ fact }: { fact: FactView }) {
             {fact.body}
           </p>
         )}
+        <LiveMark mark={mark} />
       </div>
 
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">

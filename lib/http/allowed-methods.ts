@@ -22,6 +22,8 @@ const ROUTES: readonly { path: RegExp; methods: readonly string[] }[] = [
   { path: /^\/api\/mcp$/, methods: ["POST", "OPTIONS"] },
   { path: /^\/api\/auth\/.+$/, methods: ["GET", "HEAD", "OPTIONS", "POST"] },
   { path: /^\/w\/[^/]+\/agents\/[^/]+\/memory\/export$/, methods: READ },
+  // The Memory page's live stream (Server-Sent Events).
+  { path: /^\/w\/[^/]+\/agents\/[^/]+\/memory\/live$/, methods: READ },
   { path: /^\/you\/data\/download$/, methods: READ },
   { path: /^\/w\/[^/]+\/agents\/[^/]+\/memory\/import$/, methods: ["OPTIONS", "POST"] },
 ];

@@ -31,6 +31,7 @@ import {
 import { proposalsFor, writePolicies, type Proposal } from "@/lib/memory/proposals";
 import { settingWaitInWords, waitingInWords } from "@/lib/memory/write-policy-words";
 import { lookAlikesOf } from "@/lib/memory/look-alike-pairs";
+import { lastActorsOf } from "@/lib/live/last-actors";
 import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 import { previewRecall } from "./preview-recall";
@@ -173,7 +174,12 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   // "Looks like …" on the listed facts: the pairs this person may see both facts of (look-alike-pairs.ts).
   const listed = pages.flatMap((page) => page.facts.map((fact) => fact.id));
   const lookAlikes = new Map<string, { id: string; body: string }[]>();
-  for (const { factId, id, body } of await lookAlikesOf(db, viewer, agent.id, listed, today)) {
+  const [pairs, lastActors] = await Promise.all([
+    lookAlikesOf(db, viewer, agent.id, listed, today),
+    // Who last changed each listed fact, for the live marks ("changed by Max").
+    lastActorsOf(db, viewer, agent.id, listed),
+  ]);
+  for (const { factId, id, body } of pairs) {
     lookAlikes.set(factId, [...(lookAlikes.get(factId) ?? []), { id, body }]);
   }
 
@@ -192,6 +198,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
         facts: page.facts.map((fact) => ({
           ...toView(fact, agent.name, viewer),
           lookAlikes: lookAlikes.get(fact.id) ?? [],
+          changedBy: lastActors.get(fact.id) ?? null,
         })),
         olderHref: page.next ? hrefWith(base, query, { [cursor]: page.next }) : null,
         newestHref: query[cursor] ? hrefWith(base, query, { [cursor]: undefined }) : null,

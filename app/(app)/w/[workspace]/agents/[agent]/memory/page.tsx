@@ -4,11 +4,14 @@ import { FactFilters } from "@/components/memory/fact-filters";
 import { FactGroup } from "@/components/memory/fact-group";
 import { ForgottenSection } from "@/components/memory/forgotten-section";
 import { Inbox } from "@/components/memory/inbox";
+import { LiveUpdates } from "@/components/memory/live-updates";
 import { MemoryProvider } from "@/components/memory/memory-context";
 import { MemoryHeader } from "@/components/memory/memory-header";
 import { MemoryTools } from "@/components/memory/memory-tools";
 import { ToastProvider } from "@/components/ui/toast";
+import { getDb } from "@/db";
 import { requireMemberAndAgent } from "@/lib/auth/session";
+import { liveVersionOf } from "@/lib/live/memory-watcher";
 import { firstValues, memoryPageParams } from "@/lib/validation/memory";
 import {
   addFactAction,
@@ -53,49 +56,53 @@ export default async function MemoryPage({ params, searchParams }: Props) {
   const { workspace, agent: handle } = await params;
   const { member, agent } = await requireMemberAndAgent(workspace, handle);
   const query = memoryPageParams.parse(firstValues(await searchParams));
+  // Read before the page: a change made while it loads moves the version past this, so the stream says so at once.
+  const version = await liveVersionOf(getDb(), agent.id);
   const page = await loadMemoryPage(member, agent, query);
 
   return (
     <MemoryProvider value={{ workspace, agent: agent.handle, agentName: agent.name, now: page.now, actions }}>
       <ToastProvider>
-        <main className="flex flex-col gap-8">
-          <MemoryHeader
-            workspaceName={member.workspace.name}
-            agentName={agent.name}
-            kept={page.kept}
-            expired={page.expired.total}
-            exportHref={`${page.base}/export`}
-          />
-          {page.waiting ? <p className="-mt-4 text-sm text-slate-700">{page.waiting}</p> : null}
-          <div className="grid gap-8 lg:grid-cols-3">
-            <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
-              <Inbox proposals={page.proposals} actions={inboxActions} />
-              <FactFilters
-                // A new form for new parameters: its fields show the URL's values after back and forward too.
-                key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
-                params={query} channels={page.channels} agentName={agent.name} clearHref={page.base} />
-              {page.groups.map((group) => (
-                <FactGroup key={group.scope} {...group} />
-              ))}
-              <ExpiredSection facts={page.expired.facts} total={page.expired.total} />
-              <ForgottenSection facts={page.forgotten} />
-            </div>
-            <MemoryTools
-              workspace={workspace}
-              agent={agent.handle}
+        <LiveUpdates href={`${page.base}/live`} since={version} startedAt={page.now}>
+          <main className="flex flex-col gap-8">
+            <MemoryHeader
+              workspaceName={member.workspace.name}
               agentName={agent.name}
-              isOwner={member.role === "owner"}
-              channels={page.channels.map((c) => ({ id: c.id, label: c.label }))}
-              places={page.places}
-              pagePath={page.base}
-              selectedPlace={query.preview}
-              previewQuestion={query.preview_q}
-              previewBudget={query.preview_budget}
-              keep={page.keep}
-              preview={page.preview}
+              kept={page.kept}
+              expired={page.expired.total}
+              exportHref={`${page.base}/export`}
             />
-          </div>
-        </main>
+            {page.waiting ? <p className="-mt-4 text-sm text-slate-700">{page.waiting}</p> : null}
+            <div className="grid gap-8 lg:grid-cols-3">
+              <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
+                <Inbox proposals={page.proposals} actions={inboxActions} />
+                <FactFilters
+                  // A new form for new parameters: its fields show the URL's values after back and forward too.
+                  key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
+                  params={query} channels={page.channels} agentName={agent.name} clearHref={page.base} />
+                {page.groups.map((group) => (
+                  <FactGroup key={group.scope} {...group} />
+                ))}
+                <ExpiredSection facts={page.expired.facts} total={page.expired.total} />
+                <ForgottenSection facts={page.forgotten} />
+              </div>
+              <MemoryTools
+                workspace={workspace}
+                agent={agent.handle}
+                agentName={agent.name}
+                isOwner={member.role === "owner"}
+                channels={page.channels.map((c) => ({ id: c.id, label: c.label }))}
+                places={page.places}
+                pagePath={page.base}
+                selectedPlace={query.preview}
+                previewQuestion={query.preview_q}
+                previewBudget={query.preview_budget}
+                keep={page.keep}
+                preview={page.preview}
+              />
+            </div>
+          </main>
+          </LiveUpdates>
       </ToastProvider>
     </MemoryProvider>
   );
