@@ -310,7 +310,7 @@ describe("check", () => {
     const run = await mnemo(["check"], { url: t.url });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`FAIL  migrations: not applied: ${last.tag}`);
-    expectOneLine(run, /^mnemo check: 1 of 4 checks failed for /);
+    expectOneLine(run, /^mnemo check: 1 of 5 checks failed for /);
     // check reports; it never migrates.
     const rows = await t.db.all(sql`SELECT 1 FROM __drizzle_migrations WHERE created_at = ${last.when}`);
     expect(rows).toEqual([]);

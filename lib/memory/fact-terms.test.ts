@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { facts } from "@/db/schema";
+import { checkFactTerms } from "@/db/check";
 import { fillFactTerms } from "@/db/migrate";
 import { renameChannel } from "@/lib/admin/channels";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -170,9 +171,11 @@ describe("postings follow every write", () => {
     await t.db.$client.execute("UPDATE facts SET terms = NULL");
     expect((await postings(t.db)).size).toBe(0);
     const [{ n }] = (await t.db.$client.execute("SELECT count(*) AS n FROM facts")).rows;
+    expect(await checkFactTerms(t.db.$client)).toMatchObject({ ok: false, detail: `${n} fact(s) without terms: filled on the next start` });
     expect(await fillFactTerms(t.db)).toBe(Number(n));
     await expectPostingsFollow(t.db);
     expect(await fillFactTerms(t.db)).toBe(0);
+    expect(await checkFactTerms(t.db.$client)).toMatchObject({ ok: true });
   });
 });
 
