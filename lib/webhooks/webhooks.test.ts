@@ -11,7 +11,8 @@ import { Webhook } from "standardwebhooks";
 import { readAll } from "@/db/client";
 import { DEMO_FACTS } from "@/db/seed";
 import { OPERATOR } from "@/lib/admin/audit";
-import { tempDbForTests } from "@/lib/testing/temp-db";
+import { checkpoint, filesHolding, tablesHolding } from "@/lib/testing/residue";
+import { REMOTE_TESTS, tempDbForTests } from "@/lib/testing/temp-db";
 import { startReceiver, type Receiver } from "@/lib/testing/webhook-receiver";
 import { forgetFact, purgeFact, remember, setPinned, type NewFact, type PersonActor } from "@/lib/memory/writes";
 import { isPrivateAddress } from "./address";
@@ -179,6 +180,24 @@ describe("privacy", () => {
     await drain();
     expect(Buffer.concat(receiver.received.map((r) => r.body)).toString()).not.toContain("vault code");
     expect(delivered().map((p) => p.type)).toEqual(["fact.remembered", "fact.forgotten", "fact.purged"]);
+  });
+});
+
+describe("erasure", () => {
+  it.skipIf(REMOTE_TESTS)("a purged workspace fact's text is in no table and no byte of the file, its deliveries waiting or sent", async () => {
+    await addEndpoint();
+    const marker = "Zyxwvut marker for webhook erasure.";
+    const sent = await keep(marker);
+    await drain(); // one delivery sent (its payload dropped), then more waiting
+    const waiting = await keep(`${marker} Again.`);
+    expect(await tablesHolding(t.db, "Zyxwvut")).toContain("webhook_deliveries: payload"); // queued with its text
+    for (const id of [sent, waiting]) {
+      await forgetFact(t.db, OLIVIA, "scout", id);
+      await purgeFact(t.db, OLIVIA, "scout", id);
+    }
+    await checkpoint(t.db);
+    expect(await tablesHolding(t.db, "Zyxwvut")).toEqual([]);
+    expect(filesHolding(t.file, "Zyxwvut")).toEqual([]);
   });
 });
 
