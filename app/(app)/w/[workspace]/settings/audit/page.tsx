@@ -34,6 +34,10 @@ const ACTIONS: Record<string, string> = {
   "agent.write_policies": "Changed what waits for a person",
   "key.create": "Created a key",
   "key.revoke": "Revoked a key",
+  "webhook.add": "Added a webhook endpoint",
+  "webhook.enable": "Turned a webhook endpoint on",
+  "webhook.disable": "Turned a webhook endpoint off",
+  "webhook.delete": "Deleted a webhook endpoint",
 };
 
 export default async function AuditPage({
