@@ -114,8 +114,9 @@ function expectOrderPerFact(list: Arrival[]) {
 describe.skipIf(REMOTE_TESTS)("senders in processes of their own, on one file", () => {
   it("two senders deliver every row exactly once, each fact in order", async () => {
     receiver.answer = () => ({ delayMs: 5, status: 204 });
-    await Promise.all([startSender({ batch: 4, holdMs: 30_000 }), startSender({ batch: 4, holdMs: 30_000 })]);
+    const senders = await Promise.all([startSender({ batch: 4, holdMs: 30_000 }), startSender({ batch: 4, holdMs: 30_000 })]);
     await until(async () => (await pendingCount()) === 0);
+    expect(senders.map((child) => child.exitCode)).toEqual([null, null]); // both ran to the end
     const list = arrivals();
     const ids = list.map((a) => a.id);
     expect(ids).toHaveLength(2 * FACTS);

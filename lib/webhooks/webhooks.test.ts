@@ -299,5 +299,9 @@ describe("addresses", () => {
     expect(await listEndpoints(t.db, "globex")).toEqual([]);
     expect(await deleteEndpoint(t.db, OPERATOR, "acme", endpoint.id)).toMatchObject({ status: "changed" });
     expect(await listEndpoints(t.db, "acme")).toEqual([]);
+    // The audit list names the host, never the secret.
+    const audit = await readAll<{ action: string; summary: string }>(t.db, "SELECT action, summary FROM audit_events WHERE action LIKE 'webhook.%' ORDER BY id", []);
+    expect(audit.map((row) => row.action)).toEqual(["webhook.add", "webhook.delete"]);
+    expect(audit.every((row) => row.summary === `the webhook endpoint ${new URL(receiver.url()).host}` && !row.summary.includes(endpoint.secret))).toBe(true);
   });
 });
