@@ -2,6 +2,7 @@
  * Statements written as plain SQL with `?` parameters: the form the data layer's
  * hot paths use, because a kept statement is found by its text.
  */
+import type { ResultSet } from "@libsql/client";
 import { sql, type SQL } from "drizzle-orm";
 
 /** A value a query takes. */
@@ -21,4 +22,18 @@ export type SqlPart = { text: string; args: SqlArg[] };
 /** Parts joined with AND, their values in the same order. */
 export function allOf(parts: SqlPart[]): SqlPart {
   return { text: parts.map((part) => part.text).join(" AND "), args: parts.flatMap((part) => part.args) };
+}
+
+/**
+ * A client's result as plain objects keyed by column name, as kept statements give
+ * them. Not Drizzle's `all()`: it copies a row's enumerable keys, and the client's
+ * rows are array-like, so a column named `length` never arrives (issue #19).
+ */
+export function rowObjects<Row>(result: ResultSet): Row[] {
+  const { columns, rows } = result;
+  return rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    columns.forEach((column, i) => (object[column] = row[i]));
+    return object as Row;
+  });
 }

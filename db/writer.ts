@@ -4,10 +4,10 @@
  * statement anew, and for an INSERT into facts that compiles its triggers every
  * time — with group commit; otherwise through Drizzle. Callers never choose.
  */
-import type { Client } from "@libsql/client";
+import type { Client, ResultSet } from "@libsql/client";
 import type { Conn, Db } from "./client";
 import { keptStatements } from "./kept-statements";
-import { drizzleSql, type SqlArg } from "./plain-sql";
+import { drizzleSql, rowObjects, type SqlArg } from "./plain-sql";
 import { takeTurn } from "./write-queue";
 
 /** A write transaction's statements: plain SQL with `?` parameters (no `?` inside literals). */
@@ -24,7 +24,7 @@ const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnem
 /** The statements of an open Drizzle transaction, as Writes. */
 function writesIn(tx: Conn): Writes {
   return {
-    all: <Row>(text: string, args: readonly SqlArg[]) => tx.all<Row>(drizzleSql(text, args)),
+    all: async <Row>(text: string, args: readonly SqlArg[]) => rowObjects<Row>((await tx.run(drizzleSql(text, args))) as ResultSet),
     run: async (text, args) => {
       await tx.run(drizzleSql(text, args));
     },
