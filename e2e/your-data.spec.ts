@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { DEMO_FACTS, DEMO_PASSWORD } from "./demo";
+import { DEMO_FACTS, DEMO_PASSWORD, ECHO_KEY } from "./demo";
 import { call, exited, startServer, waitUntilReady, type Server } from "./servers";
 
 const PORT = 3197;
@@ -50,6 +50,14 @@ async function recallInDmAna(): Promise<string> {
   const answer = await call(PORT, "GET", "/api/v1/recall?channel=dm-ana&asker=ana");
   if (!("status" in answer) || answer.status !== 200) throw new Error(`recall failed: ${JSON.stringify(answer)}`);
   return answer.body;
+}
+
+/** Echo's recall in Globex's lobby, with Echo's key: its status. */
+async function echoRecallStatus(): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${PORT}/api/v1/recall?channel=lobby&asker=gina`, {
+    headers: { authorization: `Bearer ${ECHO_KEY}` },
+  });
+  return response.status;
 }
 
 type PersonFile = {
@@ -121,6 +129,35 @@ test("Ana signs out everywhere: another browser with her session is signed out o
   expect(download.status()).toBe(303);
   await copy.close();
   await ana.context().close();
+});
+
+test("Olivia, Acme's only owner, is told the way forward and offered no Delete", async ({ browser }) => {
+  const olivia = await signIn(browser, "olivia@acme.test");
+  await olivia.goto("/you/data");
+  await olivia.getByRole("button", { name: "See what deleting my account does" }).click();
+  const form = olivia.getByRole("form", { name: "Delete my account" });
+  await expect(form.getByRole("alert")).toContainText("You are the last owner of Acme, where others remain.");
+  await expect(olivia.getByRole("link", { name: "People in Acme" })).toHaveAttribute("href", "/w/acme/settings");
+  await expect(olivia.getByRole("button", { name: "Delete my account" })).toHaveCount(0);
+  await olivia.context().close();
+});
+
+test("Gina, alone in Globex, must type its name: a wrong name keeps what she typed, with the error on the field", async ({ browser }) => {
+  expect(await echoRecallStatus()).toBe(200);
+  const gina = await signIn(browser, "gina@globex.test");
+  await gina.goto("/you/data");
+  await gina.getByRole("button", { name: "See what deleting my account does" }).click();
+  await expect(gina.getByRole("list", { name: "What deleting your account does" })).toContainText("deletes Globex");
+  const name = gina.getByLabel("Type Globex to delete it with your account");
+  await name.fill("Globe");
+  await gina.getByRole("button", { name: "Delete my account" }).click();
+  await expect(name).toHaveAccessibleDescription("That is not Globex. Type its name exactly.");
+  await expect(name).toHaveValue("Globe");
+  await expect(name).toBeFocused();
+  await name.fill("Globex");
+  await gina.getByRole("button", { name: "Delete my account" }).click();
+  await expect(gina).toHaveURL(/\/signin(\?|$)/);
+  expect(await echoRecallStatus(), "Globex and its agent's keys went with her").toBe(401);
 });
 
 test("Gus deletes his account: he can no longer sign in, and his words in #general read 'a former member'", async ({ browser }) => {
