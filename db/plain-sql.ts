@@ -4,6 +4,7 @@
  */
 import type { ResultSet } from "@libsql/client";
 import { sql, type SQL } from "drizzle-orm";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 
 /** A value a query takes. */
 export type SqlArg = string | number | null;
@@ -25,11 +26,23 @@ export function allOf(parts: SqlPart[]): SqlPart {
 }
 
 /**
- * A client's result as plain objects keyed by column name, as kept statements give
- * them. Not Drizzle's `all()`: it copies a row's enumerable keys, and the client's
- * rows are array-like, so a column named `length` never arrives (issue #19).
+ * Runs plain SQL through Drizzle (a remote database, or a transaction) and answers
+ * as kept statements do: rows as plain objects keyed by column name — not Drizzle's
+ * `all()`, which copies a row's enumerable keys, and the client's rows are
+ * array-like, so a column named `length` never arrived — and failures as the
+ * driver's own error, not wrapped in Drizzle's "Failed query" (issue #19).
  */
-export function rowObjects<Row>(result: ResultSet): Row[] {
+export async function runPlain<Row>(conn: { run(query: SQL): Promise<unknown> }, text: string, args: readonly SqlArg[]): Promise<Row[]> {
+  let result: ResultSet;
+  try {
+    result = (await conn.run(drizzleSql(text, args))) as ResultSet;
+  } catch (error) {
+    throw error instanceof DrizzleQueryError && error.cause ? error.cause : error;
+  }
+  return rowObjects<Row>(result);
+}
+
+function rowObjects<Row>(result: ResultSet): Row[] {
   const { columns, rows } = result;
   return rows.map((row) => {
     const object: Record<string, unknown> = {};

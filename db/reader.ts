@@ -3,10 +3,10 @@
  * own whose statements are prepared once and kept (kept-statements.ts); in WAL mode
  * it sees every committed write. Reads only — writes go through writer.ts.
  */
-import type { Client, ResultSet } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import type { Conn, Db } from "./client";
 import { keptStatements } from "./kept-statements";
-import { drizzleSql, rowObjects, type SqlArg } from "./plain-sql";
+import { runPlain, type SqlArg } from "./plain-sql";
 
 type Reader = (text: string, args: readonly SqlArg[]) => unknown[];
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
@@ -33,5 +33,5 @@ export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg
   const client = (db as Partial<Db>).$client;
   const read = client && readers.get(client);
   if (read) return read(text, args) as Row[];
-  return rowObjects<Row>((await db.run(drizzleSql(text, args))) as ResultSet);
+  return runPlain<Row>(db, text, args);
 }

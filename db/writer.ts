@@ -4,10 +4,10 @@
  * statement anew, and for an INSERT into facts that compiles its triggers every
  * time — with group commit; otherwise through Drizzle. Callers never choose.
  */
-import type { Client, ResultSet } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import type { Conn, Db } from "./client";
 import { keptStatements } from "./kept-statements";
-import { drizzleSql, rowObjects, type SqlArg } from "./plain-sql";
+import { runPlain, type SqlArg } from "./plain-sql";
 import { takeTurn } from "./write-queue";
 
 /** A write transaction's statements: plain SQL with `?` parameters (no `?` inside literals). */
@@ -24,9 +24,9 @@ const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnem
 /** The statements of an open Drizzle transaction, as Writes. */
 function writesIn(tx: Conn): Writes {
   return {
-    all: async <Row>(text: string, args: readonly SqlArg[]) => rowObjects<Row>((await tx.run(drizzleSql(text, args))) as ResultSet),
+    all: <Row>(text: string, args: readonly SqlArg[]) => runPlain<Row>(tx, text, args),
     run: async (text, args) => {
-      await tx.run(drizzleSql(text, args));
+      await runPlain(tx, text, args);
     },
   };
 }
