@@ -25,6 +25,7 @@ describe("toMemory", () => {
     createdByKind: fc.oneof(fc.constantFrom("agent", "user", "person", "Agent", "agent ", ""), fc.string()),
     pinned: fc.boolean(),
     validUntil: fc.option(fc.constant("2026-12-12"), { nil: null }),
+    proposedAt: fc.option(fc.constant("2025-01-02T03:04:05.000Z"), { nil: null }),
     createdAt: fc.constant("2025-01-02T03:04:05.000Z"),
     updatedAt: fc.constant("2025-02-03T04:05:06.000Z"),
   });
@@ -36,8 +37,8 @@ describe("toMemory", () => {
         expect(Object.keys(m).sort()).toEqual(
           [
             "id", "agent_id", "scope", "scope_ref", "scope_label", "body", "source_kind", "source_ref",
-            "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "valid_until", "created_at",
-            "updated_at",
+            "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned", "valid_until", "status",
+            "created_at", "updated_at",
           ].sort(),
         );
         expect(m.scope).toBe((SCOPES as readonly string[]).includes(r.scope) ? r.scope : "channel");
@@ -53,6 +54,7 @@ describe("toMemory", () => {
         ]);
         expect([m.created_at, m.updated_at]).toEqual([r.createdAt, r.updatedAt]);
         expect(m.valid_until).toBe(r.validUntil);
+        expect(m.status).toBe(r.proposedAt ? "proposed" : "live");
       }),
       MANY,
     );
