@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useState } from "react";
+import { startTransition, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
@@ -79,7 +79,9 @@ function KeyRow({
   now: number;
   revoke: (data: FormData) => Promise<AdminState>;
 }) {
-  const [state, submit, pending] = useAdminAction(revoke);
+  const row = useRef<HTMLLIElement>(null);
+  // After Revoke, focus is on the key's row, which now says Revoked.
+  const [state, submit, pending] = useAdminAction(revoke, () => row.current);
   const [confirming, setConfirming] = useState(false);
 
   function confirm() {
@@ -91,7 +93,7 @@ function KeyRow({
   }
 
   return (
-    <li aria-label={agentKey.name} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
+    <li ref={row} tabIndex={-1} aria-label={agentKey.name} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-medium">{agentKey.name}</p>
         {agentKey.revokedAt ? (

@@ -48,7 +48,8 @@ export function ChannelCard({
   return (
     <section aria-labelledby={`${id}-title`} className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id={`${id}-title`} className="font-medium">
+        {/* Focusable from script: a new channel's card takes focus once created. */}
+        <h3 id={`${id}-title`} tabIndex={-1} data-channel-title={channel.name} className="font-medium">
           {title}
         </h3>
         <span className="text-xs font-medium uppercase tracking-wide text-slate-500">{KIND_LABELS[channel.kind]}</span>

@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useId, useState } from "react";
+import { startTransition, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/select";
@@ -39,6 +39,8 @@ export function ChannelPeople({
   const [chosen, setChosen] = useState("");
   const [adding, setAdding] = useState<{ person: Person; facts: number } | null>(null);
   const [leaving, setLeaving] = useState<Person | null>(null);
+  // After Add or Take out, focus is on this list's heading, which says the new count.
+  const heading = useRef<HTMLHeadingElement>(null);
   const [addState, add, addPending] = useAdminAction(async (data: FormData) => {
     const state = await addMember(data);
     const person = members.find((m) => m.id === data.get("userId"));
@@ -46,8 +48,8 @@ export function ChannelPeople({
     if ("confirmFacts" in state && person) setAdding({ person, facts: state.confirmFacts });
     if (state.status === "success") setChosen("");
     return state;
-  });
-  const [removeState, remove, removePending] = useAdminAction(removeMember);
+  }, () => heading.current);
+  const [removeState, remove, removePending] = useAdminAction(removeMember, () => heading.current);
   const inChannel = new Set(channel.people.map((p) => p.id));
   const addable = members.filter((m) => !inChannel.has(m.id));
 
@@ -71,7 +73,7 @@ export function ChannelPeople({
 
   return (
     <div className="flex flex-col gap-2">
-      <h4 className="text-sm font-medium text-slate-800">People ({channel.people.length})</h4>
+      <h4 ref={heading} tabIndex={-1} className="text-sm font-medium text-slate-800">People ({channel.people.length})</h4>
       {channel.people.length === 0 ? (
         <p className="text-sm text-slate-600">No one yet.</p>
       ) : (

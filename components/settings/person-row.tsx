@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useId, useState } from "react";
+import { startTransition, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Select } from "@/components/ui/select";
@@ -27,7 +27,8 @@ type Actions = {
 
 /** One person: their role (select, then Save), and Remove. */
 export function PersonRow({ workspace, workspaceName, person, actions }: { workspace: string; workspaceName: string; person: PersonView; actions: Actions }) {
-  const [roleState, changeRole, changing] = useAdminAction(actions.changeRole);
+  const row = useRef<HTMLLIElement>(null);
+  const [roleState, changeRole, changing] = useAdminAction(actions.changeRole, () => row.current);
   const [removeState, remove, removing] = useAdminAction(actions.remove);
   const [confirming, setConfirming] = useState(false);
   const [eraseFacts, setEraseFacts] = useState(false);
@@ -45,7 +46,8 @@ export function PersonRow({ workspace, workspaceName, person, actions }: { works
   }
 
   return (
-    <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label={person.name}>
+    // Focusable from script: focus lands on the row after its role is saved.
+    <li ref={row} tabIndex={-1} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" aria-label={person.name}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <div className="min-w-0">
           <p className="font-medium">

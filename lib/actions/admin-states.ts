@@ -6,7 +6,8 @@ export type AdminState =
   | { status: "idle" }
   /** `href`: where to go next, when the change took the page away (an owner who stepped down). */
   | { status: "success"; message: string; href?: string }
-  | { status: "failed" | "invalid_data"; message: string };
+  /** `field`: the form field it is about (the form marks it and keeps what was typed). */
+  | { status: "failed" | "invalid_data"; message: string; field?: string };
 
 /** Adding a person who has no password yet: the invite link, shown once. */
 export type InviteState = AdminState | { status: "invited"; message: string; link: string };

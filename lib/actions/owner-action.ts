@@ -41,5 +41,6 @@ export function ownerAction<Schema extends z.ZodType<{ workspace: string }>, Res
       );
     },
     "owner",
+    { namesField: true },
   );
 }

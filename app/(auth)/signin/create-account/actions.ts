@@ -16,7 +16,11 @@ import { startSignUp, tryAgainIn } from "@/lib/auth/throttle";
 
 export type SignUpState =
   | { status: "idle" }
-  | { status: "failed"; message: string; fields: { name: string; email: string; workspaceName: string } };
+  /** `field`: the field the refusal is about, shown under it; `fields`: what the form shows again. */
+  | { status: "failed"; message: string; field?: SignUpField; fields: { name: string; email: string; workspaceName: string } };
+
+type SignUpField = "name" | "email" | "password" | "workspaceName";
+const SIGN_UP_FIELDS: readonly string[] = ["name", "email", "password", "workspaceName"];
 
 const CLOSED = "Sign-up is closed here. Ask a workspace owner to add you, then sign in.";
 const TAKEN = "There is already an account with this email. Sign in instead.";
@@ -30,10 +34,14 @@ export async function createAccountAction(_previous: SignUpState, sent: FormData
   const formData = sent instanceof FormData ? sent : new FormData();
   // What the form shows again after a refusal: never the password.
   const fields = { name: text(formData.get("name")), email: text(formData.get("email")), workspaceName: text(formData.get("workspaceName")) };
-  const failed = (message: string): SignUpState => ({ status: "failed", message, fields });
+  const failed = (message: string, field?: SignUpField): SignUpState => ({ status: "failed", message, fields, ...(field ? { field } : {}) });
 
   const parsed = signUpInput.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) return failed(parsed.error.issues[0]?.message ?? "Check the form.");
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = SIGN_UP_FIELDS.includes(String(issue?.path[0])) ? (issue?.path[0] as SignUpField) : undefined;
+    return failed(issue?.message ?? "Check the form.", field);
+  }
   const input = parsed.data;
   const db = getDb();
   const settings = signUpSettings();
@@ -48,7 +56,7 @@ export async function createAccountAction(_previous: SignUpState, sent: FormData
   const passwordHash = await hashPassword(input.password);
   const result = await signUp(db, settings, { ...input, passwordHash });
   if (result.status === "closed") return failed(CLOSED);
-  if (result.status === "email_taken") return failed(TAKEN);
+  if (result.status === "email_taken") return failed(TAKEN, "email");
 
   try {
     // On success Auth.js redirects, which Next carries out by throwing: not caught below.

@@ -248,7 +248,8 @@ describe("answers owners can act on", () => {
     expect(String(known.message).replace("gina@globex.test", "quinn@acme.test")).toBe(invited.message);
     expect(JSON.stringify(known)).not.toContain("Gina");
     const again = await as("olivia", addPersonAction, form({ workspace: "acme", email: "max@acme.test" }));
-    expect(again).toEqual({ status: "failed", message: "max@acme.test is already in Acme." });
+    // On the email field, so the form marks it and keeps what was typed.
+    expect(again).toEqual({ status: "failed", message: "max@acme.test is already in Acme.", field: "email" });
 
     const { createKeyAction } = await modules.agent();
     const key = await as("olivia", createKeyAction, form({ workspace: "acme", agentId: "scout", name: "CI" }));
@@ -272,20 +273,27 @@ describe("answers owners can act on", () => {
     });
   });
 
-  it("names a taken channel name or handle", async () => {
+  it("names a taken channel name or handle, and the field each refusal is about", async () => {
     const { createChannelAction } = await modules.channels();
     expect(await as("olivia", createChannelAction, form({ workspace: "acme", name: "#General", kind: "public" }))).toEqual({
       status: "failed",
       message: "There is already a channel named #general. Choose another name.",
+      field: "name",
     });
     expect(await as("olivia", createChannelAction, form({ workspace: "acme", name: "two words", kind: "public" }))).toEqual({
       status: "invalid_data",
       message: "Use lower-case letters, digits, dashes and underscores, no spaces.",
+      field: "name",
     });
     const { createAgentAction } = await modules.agents();
     expect(await as("olivia", createAgentAction, form({ workspace: "acme", handle: "@Scout", name: "Scout" }))).toEqual({
       status: "failed",
       message: "There is already an agent @scout. Choose another handle.",
+      field: "handle",
+    });
+    expect(await as("olivia", createAgentAction, form({ workspace: "acme", handle: "no spaces", name: "Scout" }))).toMatchObject({
+      status: "invalid_data",
+      field: "handle",
     });
   });
 });

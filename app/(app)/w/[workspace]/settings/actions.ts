@@ -26,7 +26,7 @@ export const addPersonAction = ownerAction(addPersonInput, async (ctx, input): P
       ctx.refresh();
       return { status: "invited", message: inviteMessage(result.email), link: invitePath(result.token) };
     case "already_member":
-      return { status: "failed", message: `${result.email} is already in ${ctx.workspace.name}.` };
+      return { status: "failed", message: `${result.email} is already in ${ctx.workspace.name}.`, field: "email" };
   }
 });
 

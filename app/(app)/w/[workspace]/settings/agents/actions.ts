@@ -9,7 +9,7 @@ import { createAgentInput } from "@/lib/validation/admin";
 export const createAgentAction = ownerAction(createAgentInput, async (ctx, input): Promise<AdminState> => {
   const result = await createAgent(ctx.db, ctx.owner, ctx.workspace.id, input);
   if (result.status === "handle_taken") {
-    return { status: "failed", message: `There is already an agent @${input.handle}. Choose another handle.` };
+    return { status: "failed", message: `There is already an agent @${input.handle}. Choose another handle.`, field: "handle" };
   }
   ctx.refresh();
   return {

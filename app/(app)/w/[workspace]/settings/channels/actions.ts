@@ -45,7 +45,7 @@ function changeAnswer(result: ChannelChangeResult, done: string, name: string, r
 
 export const createChannelAction = ownerAction(createChannelInput, async (ctx, input): Promise<AdminState> => {
   const result = await createChannel(ctx.db, ctx.owner, ctx.workspace.id, input);
-  if (result.status === "name_taken") return { status: "failed", message: nameTaken(input.name) };
+  if (result.status === "name_taken") return { status: "failed", message: nameTaken(input.name), field: "name" };
   ctx.refresh();
   return { status: "success", message: `#${input.name} is ready. Add the people who are in it.` };
 });
