@@ -108,12 +108,9 @@ test.describe("ana curates her memory", () => {
     await expect(history.getByRole("deletion")).toHaveText(text);
     await expect(history.getByRole("insertion")).toHaveText(corrected);
 
-    // Forget, with a confirmation naming the fact; recall drops it at once.
+    // Forget in one step (it can be undone); the toast names the fact; recall drops it at once.
     await card.getByRole("button", { name: "Forget" }).click();
-    const dialog = page.getByRole("dialog", { name: "Forget this fact?" });
-    await expect(dialog).toContainText(corrected);
-    await dialog.getByRole("button", { name: "Forget" }).click();
-    await expect(page.getByRole("status", { name: "Notifications" })).toContainText("Forgot");
+    await expect(page.getByRole("status", { name: "Notifications" })).toContainText(`Forgot “${corrected}”`);
     await expect(justYou.getByText(corrected)).toHaveCount(0);
     const forgotten = page.getByRole("list", { name: "Recently forgotten facts" });
     await expect(forgotten.getByText(corrected)).toBeVisible();
@@ -133,7 +130,6 @@ test.describe("ana curates her memory", () => {
     await page.getByLabel("Fact", { exact: true }).fill(text);
     await page.getByRole("button", { name: "Remember for me" }).click();
     await factCard(page, text).getByRole("button", { name: "Forget" }).click();
-    await page.getByRole("dialog", { name: "Forget this fact?" }).getByRole("button", { name: "Forget" }).click();
     await page.getByRole("status", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
     await expect(page.getByRole("list", { name: "Just you facts" }).getByText(text)).toBeVisible();
   });

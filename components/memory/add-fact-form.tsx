@@ -2,6 +2,7 @@
 
 import { startTransition, useActionState, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { factElement, focusSoon } from "@/components/ui/focus-soon";
 import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
@@ -35,6 +36,9 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
       if (result.status === "success") {
         setText("");
         setUntil("");
+        // To the new fact's card once the refreshed list shows it; the message says it if this view hides it.
+        const factId = result.factId;
+        if (factId) focusSoon(() => factElement(factId));
       }
       setWarnedText(result.status === "warning" ? String(formData.get("text") ?? "") : null);
       return result;

@@ -1,8 +1,8 @@
 "use client";
 
-import { useId, useOptimistic, useState, useTransition } from "react";
+import { useId, useOptimistic, useRef, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { factElement, focusSoon } from "@/components/ui/focus-soon";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useToast } from "@/components/ui/toast";
 import { dayInWords } from "@/lib/day-words";
@@ -47,18 +47,22 @@ export function FactCard({ fact }: { fact: FactView }) {
   const [pinned, setOptimisticPinned] = useOptimistic(fact.pinned);
   const [hidden, setHidden] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [pinPending, startPin] = useTransition();
   const [forgetPending, startForget] = useTransition();
   const bodyId = useId();
+  const cardRef = useRef<HTMLLIElement>(null);
   const mark = useLiveMark(fact);
   const target = { workspace, agent, factId: fact.id };
   const short = fact.body.length > 80 ? `${fact.body.slice(0, 79)}…` : fact.body;
 
   function togglePin() {
+    // aria-disabled, not disabled, while pending: a disabled button drops focus to the page.
+    if (pinPending) return;
     setError(null);
+    // Focus stays on Pin/Unpin, also when the refreshed card replaces this one.
+    focusSoon(() => factElement(fact.id, "pin"));
     startPin(async () => {
       setOptimisticPinned(!pinned);
       const result = await actions.pinFact({ ...target, pinned: !pinned });
@@ -66,10 +70,12 @@ export function FactCard({ fact }: { fact: FactView }) {
     });
   }
 
+  /** One step: an undoable Forget asks nothing; focus goes on to the next card and the toast offers Undo. */
   function forget() {
-    setConfirming(false);
     setError(null);
+    const next = nextFocus(cardRef.current);
     setHidden(true);
+    if (next) focusSoon(() => (next.isConnected ? next : null));
     startForget(async () => {
       const result = await actions.forgetFact(target);
       if (result.status !== "success") {
@@ -84,9 +90,10 @@ export function FactCard({ fact }: { fact: FactView }) {
           label: "Undo",
           run: () => {
             void actions.restoreFact(target).then((undo) => {
-              if (undo.status !== "success") toast({ message: messageOf(undo), tone: "error" });
+              if (undo.status !== "success") return toast({ message: messageOf(undo), tone: "error" });
               // Undone before the refreshed list dropped this card: it is the card that shows the fact again.
-              else setHidden(false);
+              setHidden(false);
+              focusSoon(() => factElement(fact.id));
             });
           },
         },
@@ -98,8 +105,11 @@ export function FactCard({ fact }: { fact: FactView }) {
 
   return (
     <li
+      ref={cardRef}
       aria-labelledby={bodyId}
-      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      // Focusable from script only: focus lands here after Add, Undo and Restore, and on the next card after Forget.
+      tabIndex={-1}
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm outline-offset-2 focus-visible:outline-2 focus-visible:outline-brand-600"
       data-fact-id={fact.id}
     >
       <div className="flex items-start gap-2">
@@ -109,7 +119,14 @@ export function FactCard({ fact }: { fact: FactView }) {
           </span>
         ) : null}
         {editing ? (
-          <EditFact fact={fact} onDone={() => setEditing(false)} />
+          <EditFact
+            fact={fact}
+            onDone={() => {
+              setEditing(false);
+              // Back to the Edit button that opened it, on this card or the refreshed one that replaces it.
+              focusSoon(() => factElement(fact.id, "edit"));
+            }}
+          />
         ) : (
           <p id={bodyId} className="min-w-0 flex-1 break-words whitespace-pre-wrap text-slate-900">
             {fact.body}
@@ -149,7 +166,7 @@ export function FactCard({ fact }: { fact: FactView }) {
               factId={fact.id}
               lookAlike={alike}
               canChange={fact.canChange}
-              onForget={() => setConfirming(true)}
+              onForget={forget}
             />
           ))
         : null}
@@ -163,16 +180,16 @@ export function FactCard({ fact }: { fact: FactView }) {
       <div className="flex flex-wrap gap-1">
         {fact.canChange && !editing ? (
           <>
-            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={togglePin} disabled={pinPending}>
+            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={togglePin} aria-disabled={pinPending} data-focus="pin">
               {pinned ? "Unpin" : "Pin"}
             </Button>
-            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={() => setEditing(true)}>
+            <Button variant="ghost" className="min-h-8 px-2 text-xs" onClick={() => setEditing(true)} data-focus="edit">
               Edit
             </Button>
             <Button
               variant="ghost"
               className="min-h-8 px-2 text-xs text-red-700"
-              onClick={() => setConfirming(true)}
+              onClick={forget}
               disabled={forgetPending}
             >
               Forget
@@ -191,18 +208,16 @@ export function FactCard({ fact }: { fact: FactView }) {
 
       {showHistory ? <FactHistory factId={fact.id} version={fact.version} pinned={pinned} /> : null}
 
-      <ConfirmDialog
-        open={confirming}
-        title="Forget this fact?"
-        confirmLabel="Forget"
-        onConfirm={forget}
-        onCancel={() => setConfirming(false)}
-      >
-        <blockquote className="mb-3 border-l-4 border-slate-300 pl-3 italic">{fact.body}</blockquote>
-        <p>The agent stops recalling it at once. You can restore it from Recently forgotten for 7 days.</p>
-      </ConfirmDialog>
     </li>
   );
+}
+
+/** Where focus goes when a card leaves: the next card, else the one before, else its group's heading. */
+function nextFocus(card: HTMLLIElement | null): HTMLElement | null {
+  if (!card) return null;
+  const sibling = (card.nextElementSibling ?? card.previousElementSibling) as HTMLElement | null;
+  if (sibling) return sibling;
+  return card.closest("section")?.querySelector<HTMLElement>("h2") ?? null;
 }
 
 function PinIcon() {

@@ -22,7 +22,7 @@ export function FactFilters({
 }) {
   const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source || params.recalled);
   return (
-    <UrlForm action={clearHref} role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+    <UrlForm action={clearHref} focusAfter="[data-results-heading]" role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-1.5">
         <label htmlFor="filter-q" className="text-sm font-medium text-slate-800">
           Search facts

@@ -16,7 +16,8 @@ export function FactGroup({ id, title, description, count, facts, olderHref, new
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline gap-x-3">
-        <h2 id={`${id}-heading`} className="text-lg font-semibold">
+        {/* Focusable from script: focus lands here when the last card of the group is forgotten, and after a search. */}
+        <h2 id={`${id}-heading`} tabIndex={-1} data-results-heading className="text-lg font-semibold">
           {title} <span className="text-sm font-normal text-slate-500">({count})</span>
         </h2>
         <p className="text-sm text-slate-600">{description}</p>

@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { factElement, focusSoon } from "@/components/ui/focus-soon";
 import { useToast } from "@/components/ui/toast";
 import { useMemory } from "./memory-context";
 
@@ -31,6 +32,8 @@ function ForgottenItem({ fact }: { fact: ForgottenView }) {
     start(async () => {
       const result = await action(target);
       if (result.status !== "success") toast({ message: "message" in result ? result.message : "Try again.", tone: "error" });
+      // A restored fact's card is where the person's attention goes next (when this view shows it).
+      else if (action === actions.restoreFact) focusSoon(() => factElement(fact.id));
     });
   }
 

@@ -110,13 +110,15 @@ export function RecallPreview({
 
   return (
     <section aria-labelledby="preview-heading" className="flex flex-col gap-3">
-      <h2 id="preview-heading" className="text-lg font-semibold">
+      {/* Focusable from script: focus comes back here with each preview, not to the page's top. */}
+      <h2 id="preview-heading" tabIndex={-1} className="text-lg font-semibold">
         Preview recall
       </h2>
       <UrlForm
         // New fields for a new URL: after back and forward they show what that preview was asked.
         key={JSON.stringify([selected, question, budget])}
         action={action}
+        focusAfter="#preview-heading"
         aria-label="Preview recall"
         className="flex flex-col gap-3"
       >

@@ -1,7 +1,8 @@
 /** The small typed answers of the Memory page's server actions: what the page needs, never a row. */
 export type FactActionState =
   | { status: "idle" }
-  | { status: "success"; message: string }
+  /** `factId`: the fact an Add kept, for the page to move focus to its card. */
+  | { status: "success"; message: string; factId?: string }
   | { status: "stale"; message: string; current: { body: string; version: number } }
   /** Nothing kept: the text reads like an instruction to the agent; sending it again with `confirm` keeps it. */
   | { status: "warning"; message: string; why: string }

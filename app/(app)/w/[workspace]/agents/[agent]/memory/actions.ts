@@ -32,10 +32,10 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
   switch (result.status) {
     case "created":
       ctx.refresh();
-      return { status: "success", message: `${ctx.agent.name} will remember that.` };
+      return { status: "success", message: `${ctx.agent.name} will remember that.`, factId: result.fact.id };
     case "deduplicated":
       ctx.refresh();
-      return { status: "success", message: `${ctx.agent.name} already knew that; it is marked as fresh again.` };
+      return { status: "success", message: `${ctx.agent.name} already knew that; it is marked as fresh again.`, factId: result.fact.id };
     case "invalid_fact":
       return { status: "invalid_data", message: "Write the fact first." };
     case "looks_like_secret":
