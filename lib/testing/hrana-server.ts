@@ -50,6 +50,8 @@ export type HranaServer = {
   openStreams(): number;
   /** How many stream requests of each type were served (execute, batch, …). */
   served: Map<string, number>;
+  /** HTTP requests answered so far: each one a network round trip for the client. */
+  roundTrips(): number;
   close(): Promise<void>;
 };
 
@@ -371,7 +373,9 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     return got.length === expected.length && timingSafeEqual(got, expected);
   };
 
+  let roundTrips = 0;
   const server = http.createServer((req, res) => {
+    roundTrips += 1;
     const text = (status: number, message: string) => {
       res.writeHead(status, { "content-type": "text/plain" }).end(message);
     };
@@ -411,6 +415,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     url: `http://127.0.0.1:${port}`,
     openStreams: () => streams.size,
     served,
+    roundTrips: () => roundTrips,
     close: async () => {
       for (const stream of [...streams.values()]) closeStream(stream);
       server.closeAllConnections();

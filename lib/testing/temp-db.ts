@@ -5,14 +5,38 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDemo } from "@/db/seed";
 
 export type TempDb = { db: Db; url: string; file: string; close: () => void };
 
+/** Set by vitest.remote.config.ts: every test database is then reached over Hrana (issue #19). */
+export const REMOTE_TESTS = process.env.MNEMO_TEST_DATABASE === "remote";
+
+/** A fresh file behind its own libSQL stand-in (lib/testing/hrana-server-setup.ts); `file` is that file, for tests that read it. */
+async function createRemoteTempDb(): Promise<TempDb> {
+  const control = inject("hranaControl");
+  const made = await fetch(`${control}/databases`, { method: "POST" });
+  if (!made.ok) throw new Error(`The stand-in could not make a database: ${await made.text()}`);
+  const { id, url, file } = (await made.json()) as { id: string; url: string; file: string };
+  const db = await openDatabase(url);
+  await migrateDatabase(db);
+  return {
+    db,
+    url,
+    file,
+    close: () => {
+      db.$client.close();
+      // The stand-in's process removes the file; anything left goes when the run ends.
+      void fetch(`${control}/databases/${id}`, { method: "DELETE" }).catch(() => undefined);
+    },
+  };
+}
+
 export async function createTempDb(): Promise<TempDb> {
+  if (REMOTE_TESTS) return createRemoteTempDb();
   const dir = mkdtempSync(path.join(tmpdir(), "mnemo-test-"));
   const file = path.join(dir, "mnemo.db");
   const url = `file:${file}`;

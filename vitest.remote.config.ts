@@ -1,0 +1,35 @@
+/**
+ * The remote-mode suite (issue #19): the data layer, the agent API, the
+ * authorization matrix and the fuzz suites again, every test database reached at
+ * an http:// URL through a libSQL stand-in speaking Hrana over HTTP
+ * (lib/testing/hrana-server.ts), so the code path of a libSQL server or Turso is
+ * the one tested. `npm run test:remote`; `npm test` runs it after the unit tests.
+ * (lib/testing/hrana-server.test.ts, which starts stand-ins of its own, runs with the unit tests.)
+ */
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+// Spread, not mergeConfig: that would add these files to the base's instead of choosing them.
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: [
+      "lib/memory/**/*.test.ts",
+      "db/migrate.test.ts",
+      "db/check.test.ts",
+      "db/seed.test.ts",
+      "lib/ops/readiness.test.ts",
+      "lib/api/**/*.test.ts",
+      "app/api/v1/agent-api.test.ts",
+      "app/authorization-matrix.test.ts",
+      "app/fuzz.test.ts",
+      "lib/http/fuzz.test.ts",
+    ],
+    // Every query is an HTTP round trip here: property runs that take seconds on a file take minutes.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    globalSetup: ["lib/testing/hrana-server-setup.ts"],
+    env: { ...base.test?.env, MNEMO_TEST_DATABASE: "remote" },
+  },
+});
