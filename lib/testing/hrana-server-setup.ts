@@ -30,7 +30,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (req.method === "POST" && route === "/databases") {
       const dir = mkdtempSync(path.join(tmpdir(), "mnemo-remote-"));
       const file = path.join(dir, "mnemo.db");
-      startHranaServer({ file }).then(
+      // MNEMO_HRANA_BREAK=drop-transactions: the suite against a stand-in with that detail broken, to see it fail.
+      startHranaServer({ file, dropTransactionsBetweenRequests: process.env.MNEMO_HRANA_BREAK === "drop-transactions" }).then(
         (server) => {
           const id = String(++next);
           databases.set(id, { server, dir });
