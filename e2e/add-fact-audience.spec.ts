@@ -12,7 +12,7 @@ const SECRET = "The shared inbox password: hunter2";
 const REFUSED = "That looks like a password or token";
 
 function addForm(page: Page) {
-  const form = page.getByRole("form", { name: "Add a fact" });
+  const form = page.getByRole("form", { name: "Remember a fact" });
   return {
     form,
     text: form.getByLabel("Fact", { exact: true }),
@@ -42,17 +42,17 @@ test.describe("ana", () => {
     const fixed = `The shared inbox is triaged by Ana (${Date.now()})`;
     const add = addForm(page);
     await page.goto(MEMORY);
-    await expect(add.form.getByRole("button", { name: "Remember for me" })).toBeDisabled();
+    await expect(add.form.getByRole("button", { name: "Remember for just you" })).toBeDisabled();
 
-    await add.scope("A channel").check();
+    await add.scope("Channels").check();
     await add.channel.selectOption({ label: "#support" });
     await add.text.fill(SECRET);
     await add.form.getByRole("button", { name: "Remember for #support" }).click();
     await expect(add.problem).toContainText(REFUSED);
 
     // Nothing moved: the same audience, the same channel, the same text, and the button still says where.
-    await expect(add.scope("A channel")).toBeChecked();
-    await expect(add.scope("Just me")).not.toBeChecked();
+    await expect(add.scope("Channels")).toBeChecked();
+    await expect(add.scope("Just you")).not.toBeChecked();
     await expect(add.channel).toHaveValue("support");
     await expect(add.text).toHaveValue(SECRET);
     await expect(add.form.getByRole("button", { name: "Remember for #support" })).toBeEnabled();
@@ -60,7 +60,7 @@ test.describe("ana", () => {
     await add.text.fill(fixed);
     await add.form.getByRole("button", { name: "Remember for #support" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
-    const card = factIn(page, "Conversations", fixed);
+    const card = factIn(page, "Channels", fixed);
     await expect(card.getByText("#support", { exact: true })).toBeVisible();
     await expect(card.getByText("#general", { exact: true })).toHaveCount(0);
     expect(await recalled(page, "support", "ana")).toContain(fixed);
@@ -68,7 +68,7 @@ test.describe("ana", () => {
 
     // After a success the text is cleared, and the audience is kept for the next fact.
     await expect(add.text).toHaveValue("");
-    await expect(add.scope("A channel")).toBeChecked();
+    await expect(add.scope("Channels")).toBeChecked();
     await expect(add.channel).toHaveValue("support");
   });
 });
@@ -83,34 +83,34 @@ test.describe("olivia", () => {
     const add = addForm(page);
     await page.goto(MEMORY);
 
-    await add.scope("A channel").check();
+    await add.scope("Channels").check();
     await add.channel.selectOption({ label: "#leadership" });
     await add.text.fill(SECRET);
     await add.form.getByRole("button", { name: "Remember for #leadership" }).click();
     await expect(add.problem).toContainText(REFUSED);
-    await expect(add.scope("A channel")).toBeChecked();
+    await expect(add.scope("Channels")).toBeChecked();
     await expect(add.channel).toHaveValue("leadership");
     await expect(add.text).toHaveValue(SECRET);
 
     await add.text.fill(private_);
     await add.form.getByRole("button", { name: "Remember for #leadership" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
-    await expect(factIn(page, "Conversations", private_).getByText("#leadership", { exact: true })).toBeVisible();
+    await expect(factIn(page, "Channels", private_).getByText("#leadership", { exact: true })).toBeVisible();
     expect(await recalled(page, "leadership", "olivia")).toContain(private_);
     // Not in #general, so not for Ana or Gus.
     expect(await recalled(page, "general", "gus")).not.toContain(private_);
 
-    await add.scope("This workspace").check();
+    await add.scope("Everyone in Acme").check();
     await add.text.fill(SECRET);
-    await add.form.getByRole("button", { name: "Remember for the workspace" }).click();
+    await add.form.getByRole("button", { name: "Remember for everyone in Acme" }).click();
     await expect(add.problem).toContainText(REFUSED);
-    await expect(add.scope("This workspace")).toBeChecked();
+    await expect(add.scope("Everyone in Acme")).toBeChecked();
     await expect(add.text).toHaveValue(SECRET);
 
     await add.text.fill(everyone);
-    await add.form.getByRole("button", { name: "Remember for the workspace" }).click();
-    await expect(factIn(page, "Workspace", everyone)).toBeVisible();
-    await expect(factIn(page, "Conversations", everyone)).toHaveCount(0);
+    await add.form.getByRole("button", { name: "Remember for everyone in Acme" }).click();
+    await expect(factIn(page, "Everyone in Acme", everyone)).toBeVisible();
+    await expect(factIn(page, "Channels", everyone)).toHaveCount(0);
     expect(await recalled(page, "general", "gus")).toContain(everyone);
   });
 });

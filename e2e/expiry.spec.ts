@@ -44,10 +44,10 @@ test("a fact until tomorrow is recalled; expired it moves to Expired and out of 
   const expired = page.getByRole("list", { name: "Expired facts" });
   await page.goto(MEMORY);
 
-  const form = page.getByRole("form", { name: "Add a fact" });
+  const form = page.getByRole("form", { name: "Remember a fact" });
   await form.getByLabel("Fact", { exact: true }).fill(body);
   await form.getByLabel("Until (optional)").fill(tomorrow);
-  await form.getByRole("button", { name: "Remember for me" }).click();
+  await form.getByRole("button", { name: "Remember for just you" }).click();
   await expect(form.getByText("Scout will remember that.")).toBeVisible();
   const card = groups.getByRole("listitem").filter({ has: page.getByText(body, { exact: true }) });
   await expect(card).toContainText(`until ${dayInWords(tomorrow)}`);

@@ -81,7 +81,7 @@ test.describe("olivia imports workspace facts", () => {
 
     await section.getByRole("button", { name: "Import 1 fact" }).click();
     await expect(section.getByRole("status")).toContainText("Imported 1 fact into Scout's workspace memory");
-    const workspace = page.getByRole("list", { name: "Workspace facts" });
+    const workspace = page.getByRole("list", { name: "Everyone in Acme facts" });
     const card = workspace.getByRole("listitem").filter({ has: page.getByText(fresh, { exact: true }) });
     await expect(card).toBeVisible();
     await expect(card.getByText("Told by Olivia Owen")).toBeVisible();

@@ -54,7 +54,7 @@ test.describe("owner controls", () => {
       await expect(card.getByRole("button", { name: "History" })).toBeVisible();
       await expect(card.getByRole("button", { name: "Edit" })).toHaveCount(person === "olivia" ? 1 : 0);
       await expect(card.getByRole("button", { name: "Forget" })).toHaveCount(person === "olivia" ? 1 : 0);
-      await expect(page.getByRole("radio", { name: "This workspace" })).toHaveCount(person === "olivia" ? 1 : 0);
+      await expect(page.getByRole("radio", { name: "Everyone in Acme" })).toHaveCount(person === "olivia" ? 1 : 0);
       await context.close();
     }
   });
@@ -71,7 +71,7 @@ test.describe("ana curates her memory", () => {
     // Add "Just me": pinned, and recalled in her DM only.
     await page.getByLabel("Fact", { exact: true }).fill(text);
     await expect(page.getByText(`${text.length} / 500 characters`)).toBeVisible();
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
     const justYou = page.getByRole("list", { name: "Just you facts" });
     await expect(justYou.getByText(text)).toBeVisible();
@@ -128,7 +128,7 @@ test.describe("ana curates her memory", () => {
     const text = `Ana reviews billing PRs on Fridays (${Date.now()})`;
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await factCard(page, text).getByRole("button", { name: "Forget" }).click();
     await page.getByRole("status", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
     await expect(page.getByRole("list", { name: "Just you facts" }).getByText(text)).toBeVisible();
@@ -137,15 +137,15 @@ test.describe("ana curates her memory", () => {
   test("refuses secrets and says why; a duplicate refreshes instead of repeating", async ({ page }) => {
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill("Our staging key is sk-live1234567890abcdefghijkl");
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await expect(page.getByRole("alert", { name: "Add fact problem" })).toContainText("looks like an API key");
 
     const text = `Ana's laptop is a ThinkPad (${Date.now()})`;
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await expect(page.getByText("Scout will remember that.")).toBeVisible();
     await page.getByLabel("Fact", { exact: true }).fill(`  ${text.toUpperCase()}!! `);
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await expect(page.getByText("Scout already knew that")).toBeVisible();
     await expect(page.getByRole("list", { name: "Just you facts" }).getByText(text, { exact: true })).toHaveCount(1);
   });
@@ -154,13 +154,13 @@ test.describe("ana curates her memory", () => {
     const text = `Support rotas change on Mondays (${Date.now()})`;
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("radio", { name: "A channel" }).check();
-    const channel = page.getByRole("form", { name: "Add a fact" }).getByLabel("Channel", { exact: true });
-    await expect(channel.locator("option")).toContainText(["#general", "#support", "Your direct message"]);
+    await page.getByRole("radio", { name: "Channels" }).check();
+    const channel = page.getByRole("form", { name: "Remember a fact" }).getByLabel("Channel", { exact: true });
+    await expect(channel.locator("option")).toContainText(["#general", "#support", "Your DM"]);
     await expect(channel.locator("option", { hasText: "#leadership" })).toHaveCount(0);
     await channel.selectOption({ label: "#support" });
     await page.getByRole("button", { name: "Remember for #support" }).click();
-    const card = page.getByRole("list", { name: "Conversations facts" }).getByRole("listitem").filter({ hasText: text });
+    const card = page.getByRole("list", { name: "Channels facts" }).getByRole("listitem").filter({ hasText: text });
     await expect(card.getByText("#support", { exact: true })).toBeVisible();
     await expect(card.getByText("Told by Ana Alves")).toBeVisible();
     expect(await recalled(page, "support", "gus")).toContain(text);
@@ -198,7 +198,7 @@ test.describe("ana curates her memory", () => {
       const radio = document.querySelector<HTMLInputElement>('input[name="scope"][value="person"]')!;
       radio.value = "workspace";
     });
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     await expect(page.getByRole("alert", { name: "Add fact problem" })).toHaveText("You can't keep a fact there.");
 
     await page.reload();
@@ -255,8 +255,8 @@ test.describe("two people editing one fact", () => {
     const text = `Leadership offsite is in March (${Date.now()})`;
     await first.goto(MEMORY);
     await first.getByLabel("Fact", { exact: true }).fill(text);
-    await first.getByRole("radio", { name: "A channel" }).check();
-    await first.getByRole("form", { name: "Add a fact" }).getByLabel("Channel", { exact: true }).selectOption({ label: "#leadership" });
+    await first.getByRole("radio", { name: "Channels" }).check();
+    await first.getByRole("form", { name: "Remember a fact" }).getByLabel("Channel", { exact: true }).selectOption({ label: "#leadership" });
     await first.getByRole("button", { name: "Remember for #leadership" }).click();
     await expect(factCard(first, text)).toBeVisible();
 

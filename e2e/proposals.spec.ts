@@ -77,18 +77,18 @@ test("a workspace fact Scout proposes waits for Olivia, out of Ana's sight and r
   await expect(item).toContainText("Proposed by Scout from @ana in #general");
   await expect(item).toContainText("Waits because workspace facts from Scout wait for an owner.");
   // Not among the facts until approved.
-  await expect(olivia.getByRole("list", { name: "Workspace facts" }).getByText(body)).toHaveCount(0);
+  await expect(olivia.getByRole("list", { name: "Everyone in Acme facts" }).getByText(body)).toHaveCount(0);
 
   await item.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(olivia.getByRole("status").filter({ hasText: "Approved “" })).toHaveText(/Approved “The quarterly offsite/);
   await expect(item).toHaveCount(0);
   await expectFocusMovedOn(olivia);
-  await expect(olivia.getByRole("list", { name: "Workspace facts" }).getByText(body, { exact: true })).toBeVisible();
+  await expect(olivia.getByRole("list", { name: "Everyone in Acme facts" }).getByText(body, { exact: true })).toBeVisible();
 
   // Ana's very next recall has it, and so does her page.
   expect(await recalledForAna(ana)).toContain(body);
   await ana.reload();
-  await expect(ana.getByRole("list", { name: "Workspace facts" }).getByText(body, { exact: true })).toBeVisible();
+  await expect(ana.getByRole("list", { name: "Everyone in Acme facts" }).getByText(body, { exact: true })).toBeVisible();
   await olivia.context().close();
   await ana.context().close();
 });
@@ -130,7 +130,7 @@ test("edited and approved, a proposal is recalled with the owner's text, not the
   await form.getByLabel("Fact text").fill(edited);
   await form.getByRole("button", { name: "Approve" }).click();
   await expect(olivia.getByRole("status").filter({ hasText: "as you edited it" })).toBeVisible();
-  await expect(olivia.getByRole("list", { name: "Workspace facts" }).getByText(edited, { exact: true })).toBeVisible();
+  await expect(olivia.getByRole("list", { name: "Everyone in Acme facts" }).getByText(edited, { exact: true })).toBeVisible();
 
   const recalled = await recalledForAna(olivia);
   expect(recalled).toContain(edited);

@@ -84,7 +84,7 @@ test.describe("signed in as ana", () => {
     });
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(hostile);
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     const shown = hostile.replace(/\s+/g, " ").trim();
     await expect(page.getByText(shown, { exact: true })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -102,7 +102,7 @@ test.describe("signed in as ana", () => {
     const text = `Ana's forged-origin probe ${Date.now()}`;
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(text);
-    await page.getByRole("button", { name: "Remember for me" }).click();
+    await page.getByRole("button", { name: "Remember for just you" }).click();
     const card = page.getByRole("listitem").filter({ has: page.getByText(text, { exact: true }) });
     await expect(card.getByRole("button", { name: "Unpin" })).toBeVisible();
 

@@ -50,7 +50,7 @@ describe("a person without a name", () => {
   it("is their handle where another member picks a group conversation", async () => {
     await forgetAnasName();
     const group = (await readableChannels(db(), { workspaceId: "acme", id: "max" })).find((c) => c.id === "group-max-ana");
-    expect(group?.label).toBe("Group message with ana");
+    expect(group?.label).toBe("DM with ana");
   });
 
   it("is their handle as whoever told a fact on the Memory page", async () => {

@@ -4,6 +4,7 @@ import { startTransition, useActionState, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { factElement, focusSoon } from "@/components/ui/focus-soon";
 import type { FactActionState } from "@/lib/actions/memory-states";
+import { scopeName } from "@/lib/memory/labels";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
 import { useMemory } from "./memory-context";
@@ -13,16 +14,26 @@ type Channel = { id: string; label: string };
 type Audience = "person" | "workspace" | "channel";
 
 /** Who the button says the fact is for: the choice made, never a default the person can't see. */
-function audienceLabel(scope: Audience, channel: Channel | undefined): string | null {
-  if (scope === "person") return "me";
-  if (scope === "workspace") return "the workspace";
-  if (!channel) return null;
-  // "#support" as the page shows it; "Your direct message" reads "your direct message" mid-sentence.
-  return channel.label.startsWith("#") ? channel.label : channel.label.charAt(0).toLowerCase() + channel.label.slice(1);
+function audienceLabel(scope: Audience, channel: Channel | undefined, workspaceName: string): string | null {
+  const label = scope === "channel" ? channel?.label : scopeName(scope, workspaceName);
+  if (!label) return null;
+  // "#support" as the page shows it; "Just you" and "Your DM" read in lower case mid-sentence.
+  return label.startsWith("#") ? label : label.charAt(0).toLowerCase() + label.slice(1);
 }
 
 /** Tell the agent a fact: for yourself, a channel you can read, or (owners) the whole workspace. */
-export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel[]; canWriteWorkspace: boolean }) {
+export function AddFactForm({
+  channels,
+  canWriteWorkspace,
+  workspaceName,
+  hasOwnDm = true,
+}: {
+  channels: Channel[];
+  canWriteWorkspace: boolean;
+  workspaceName: string;
+  /** Without a DM of their own, a Just you fact is recalled nowhere: the form says so before it is kept. */
+  hasOwnDm?: boolean;
+}) {
   const { actions, workspace, agent, agentName } = useMemory();
   const [text, setText] = useState("");
   const [scope, setScope] = useState<Audience>("person");
@@ -48,7 +59,8 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
   const pickerId = useId();
   const warningId = useId();
   const warning = state.status === "warning" && warnedText === text ? state.message : null;
-  const audience = audienceLabel(scope, channels.find((c) => c.id === channelId));
+  const audience = audienceLabel(scope, channels.find((c) => c.id === channelId), workspaceName);
+  const reachesNoPlace = scope === "person" && !hasOwnDm;
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     // Not <form action>: React resets such a form after every submission, which put the
@@ -63,7 +75,7 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-labelledby="add-fact-heading">
       <h2 id="add-fact-heading" className="text-lg font-semibold">
-        Add a fact
+        Remember a fact
       </h2>
       <input type="hidden" name="workspace" value={workspace} />
       <input type="hidden" name="agent" value={agent} />
@@ -76,15 +88,21 @@ export function AddFactForm({ channels, canWriteWorkspace }: { channels: Channel
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 text-sm font-medium text-slate-800">Who it is for</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
-          <ScopeOption value="person" label="Just me" checked={scope === "person"} onSelect={setScope} />
+          <ScopeOption value="person" label={scopeName("person", workspaceName)} checked={scope === "person"} onSelect={setScope} />
           {canWriteWorkspace ? (
-            <ScopeOption value="workspace" label="This workspace" checked={scope === "workspace"} onSelect={setScope} />
+            <ScopeOption value="workspace" label={scopeName("workspace", workspaceName)} checked={scope === "workspace"} onSelect={setScope} />
           ) : null}
           {channels.length ? (
-            <ScopeOption value="channel" label="A channel" checked={scope === "channel"} onSelect={setScope} />
+            <ScopeOption value="channel" label={scopeName("channel", workspaceName)} checked={scope === "channel"} onSelect={setScope} />
           ) : null}
         </div>
       </fieldset>
+      {reachesNoPlace ? (
+        <p data-reaches-no-place className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+          {agentName} will not recall this anywhere until you have a DM with {agentName}: Just you facts are recalled only
+          there. Ask an owner to start one, or keep it for a channel.
+        </p>
+      ) : null}
       {scope === "channel" ? (
         <div className="flex flex-col gap-1.5">
           <label htmlFor={pickerId} className="text-sm font-medium text-slate-800">

@@ -39,6 +39,8 @@ export type FactView = {
   lookAlikes?: LookAlikeView[];
   /** Who last changed it, when someone other than the viewer did (for the live marks). */
   changedBy?: string | null;
+  /** Why it is not recalled in the place the person is looking at (beyond the recall limit), or null. */
+  notRecalled?: string | null;
 };
 
 export function FactCard({ fact }: { fact: FactView }) {
@@ -158,6 +160,11 @@ export function FactCard({ fact }: { fact: FactView }) {
       <p className="text-xs text-slate-500">
         {recallUsageInWords(fact.recalledCount, fact.lastRecalledAt, now)}
       </p>
+      {fact.notRecalled ? (
+        <p data-not-recalled className="text-xs font-medium text-amber-800">
+          {fact.notRecalled}
+        </p>
+      ) : null}
 
       {!editing
         ? fact.lookAlikes?.map((alike) => (

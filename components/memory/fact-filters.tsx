@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { UrlForm } from "@/components/ui/url-form";
+import { scopeName } from "@/lib/memory/labels";
 import { NOT_RECALLED_RECENTLY, RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 
 const selectClass = "min-h-10 rounded-md border border-slate-300 bg-white px-2 text-sm";
@@ -13,11 +14,13 @@ export function FactFilters({
   params,
   channels,
   agentName,
+  workspaceName,
   clearHref,
 }: {
   params: MemoryPageParams;
   channels: { id: string; label: string }[];
   agentName: string;
+  workspaceName: string;
   clearHref: string;
 }) {
   const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source || params.recalled);
@@ -39,9 +42,9 @@ export function FactFilters({
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <Select id="filter-scope" label="Scope" name="scope" value={params.scope}>
           <option value="">All scopes</option>
-          <option value="workspace">Workspace</option>
-          <option value="channel">Conversations</option>
-          <option value="person">Just you</option>
+          <option value="workspace">{scopeName("workspace", workspaceName)}</option>
+          <option value="channel">{scopeName("channel", workspaceName)}</option>
+          <option value="person">{scopeName("person", workspaceName)}</option>
         </Select>
         <Select id="filter-channel" label="Channel" name="channel" value={params.channel}>
           <option value="">All channels</option>

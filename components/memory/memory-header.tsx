@@ -1,3 +1,5 @@
+import { scopeName } from "@/lib/memory/labels";
+import { RECALL_LIMIT } from "@/lib/memory/rules";
 import { QuotaMeter } from "./quota-meter";
 
 /**
@@ -10,6 +12,7 @@ export function MemoryHeader({
   kept,
   expired = 0,
   exportHref,
+  beyondLimit = null,
 }: {
   workspaceName: string;
   agentName: string;
@@ -18,6 +21,8 @@ export function MemoryHeader({
   /** Expired facts this person could forget to make room (the Expired section's count). */
   expired?: number;
   exportHref: string;
+  /** More facts apply in the place the person is looking at than the agent recalls there. */
+  beyondLimit?: { place: string; applies: number } | null;
 }) {
   return (
     <header className="flex flex-col gap-4">
@@ -26,23 +31,32 @@ export function MemoryHeader({
         <h1 className="text-2xl font-semibold tracking-tight">{agentName}&apos;s memory</h1>
       </div>
       <div className="flex flex-col gap-2 text-sm text-slate-700">
-        <p>
-          {agentName} has no hidden memory: every fact it can recall is here, shown to the people allowed to see
-          it. Each fact&apos;s scope decides where it is recalled and who sees it.
-        </p>
+        {/* "No hidden memory" would be untrue where facts wait beyond the recall limit: then the page says how many. */}
+        {beyondLimit ? (
+          <p>
+            Every fact {agentName} can recall is here. In {beyondLimit.place}, {beyondLimit.applies} facts apply and{" "}
+            {agentName} recalls the {RECALL_LIMIT} pinned or newest; the others are marked &ldquo;Not recalled&rdquo; and
+            come back when someone asks about them.
+          </p>
+        ) : (
+          <p>
+            {agentName} has no hidden memory: every fact it can recall is here, shown to the people allowed to see
+            it. Each fact&apos;s scope decides where it is recalled and who sees it.
+          </p>
+        )}
         <dl className="grid gap-2 sm:grid-cols-3">
           <div className="rounded-md bg-white p-3 ring-1 ring-slate-200">
-            <dt className="font-medium">Workspace</dt>
+            <dt className="font-medium">{scopeName("workspace", workspaceName)}</dt>
             <dd className="text-slate-600">Recalled anywhere. Every member sees it; only owners change it.</dd>
           </div>
           <div className="rounded-md bg-white p-3 ring-1 ring-slate-200">
-            <dt className="font-medium">Conversations</dt>
+            <dt className="font-medium">{scopeName("channel", workspaceName)}</dt>
             <dd className="text-slate-600">Recalled only in its channel. Seen and changed by the people who can read it.</dd>
           </div>
           <div className="rounded-md bg-white p-3 ring-1 ring-slate-200">
-            <dt className="font-medium">Just you</dt>
+            <dt className="font-medium">{scopeName("person", workspaceName)}</dt>
             <dd className="text-slate-600">
-              Recalled only in your direct message with {agentName}. Only you see it, owners included.
+              Recalled only in your DM with {agentName}. Only you see it, owners included.
             </dd>
           </div>
         </dl>

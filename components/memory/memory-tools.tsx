@@ -10,6 +10,8 @@ export function MemoryTools({
   agent,
   agentName,
   isOwner,
+  workspaceName,
+  hasOwnDm,
   channels,
   places,
   pagePath,
@@ -24,6 +26,9 @@ export function MemoryTools({
   agent: string;
   agentName: string;
   isOwner: boolean;
+  workspaceName: string;
+  /** Whether the member has a DM of their own, where Just you facts are recalled. */
+  hasOwnDm: boolean;
   /** Where the member can keep a channel fact. */
   channels: Place[];
   /** Where the member can preview a recall. */
@@ -39,7 +44,7 @@ export function MemoryTools({
   return (
     <aside className="flex min-w-0 flex-col gap-8">
       <div className="rounded-lg border border-slate-200 bg-white p-4">
-        <AddFactForm channels={channels} canWriteWorkspace={isOwner} />
+        <AddFactForm channels={channels} canWriteWorkspace={isOwner} workspaceName={workspaceName} hasOwnDm={hasOwnDm} />
       </div>
       {isOwner ? (
         <div className="rounded-lg border border-slate-200 bg-white p-4">

@@ -1,9 +1,10 @@
 /**
  * The "Your data" page's read-only parts: the counts per workspace and agent,
  * then each list one page at a time, in the scope words the Memory page uses
- * (Workspace, a channel by name, Just you). No data access: the page hands them in.
+ * (Everyone in Acme, a channel by name, Just you). No data access: the page hands them in.
  */
 import Link from "next/link";
+import { scopeName } from "@/lib/memory/labels";
 import type { AboutWorkspace } from "@/lib/privacy/about-person";
 import type { AboutCounts, AboutEvent, AboutFact, AboutList, Page } from "@/lib/privacy/types";
 
@@ -31,10 +32,10 @@ const VERBS: Record<string, string> = {
   replace: "Replaced an older fact",
 };
 
+// The Memory page's one name per scope (labels.ts); a channel fact by its channel.
 function scopeInWords(fact: AboutFact): string {
-  if (fact.scope === "workspace") return `Workspace (everyone in ${fact.workspace.name})`;
-  if (fact.scope === "channel") return `Conversation ${fact.scope_label ?? ""}`.trim();
-  return "Just you";
+  if (fact.scope === "channel") return fact.scope_label ?? scopeName("channel", fact.workspace.name);
+  return scopeName(fact.scope === "workspace" ? "workspace" : "person", fact.workspace.name);
 }
 
 const STATUS_WORDS: Record<AboutFact["status"], string | null> = {

@@ -1,6 +1,7 @@
 /** The conversations a person can read, named the way the Memory page shows them. */
 import { readAll, type Conn } from "@/db/client";
 import { displayNameSql } from "@/lib/person-name";
+import { channelLabel } from "./labels";
 import type { ChannelKind } from "./rules";
 import { canReadChannelSql, type ViewerRef } from "./rules-sql";
 
@@ -8,18 +9,13 @@ export type ReadableChannel = {
   id: string;
   name: string;
   kind: ChannelKind;
-  /** "#general", "Your direct message", "Group message with Max Mills and Ana Alves". */
+  /** "#general", "Your DM", "DM with Max Mills and Ana Alves" (labels.ts channelLabel). */
   label: string;
   /** A DM with this person alone: where their own facts are recalled. */
   isOwnDm: boolean;
 };
 
 type Row = { id: string; name: string; kind: ChannelKind; people: string };
-
-function joinNames(names: string[]): string {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
 
 export async function readableChannels(db: Conn, viewer: ViewerRef): Promise<ReadableChannel[]> {
   const readable = canReadChannelSql(viewer, "c.id");
@@ -37,10 +33,7 @@ export async function readableChannels(db: Conn, viewer: ViewerRef): Promise<Rea
     const people = (JSON.parse(row.people) as { id: string; name: string }[]).sort((a, b) => a.name.localeCompare(b.name));
     const isOwnDm = row.kind === "dm" && people.length === 1 && people[0].id === viewer.id;
     const others = people.filter((p) => p.id !== viewer.id).map((p) => p.name);
-    let label = `#${row.name}`;
-    if (row.kind === "dm") {
-      label = isOwnDm ? "Your direct message" : `Group message with ${joinNames(others.length ? others : people.map((p) => p.name))}`;
-    }
+    const label = channelLabel(row.kind, row.name, isOwnDm, others.length ? others : people.map((p) => p.name));
     return { id: row.id, name: row.name, kind: row.kind, label, isOwnDm };
   });
 }

@@ -30,3 +30,31 @@ export function sourceLabelFor(
   const who = sourceKind === "session" ? "a session" : askerHandle ? `@${askerHandle}` : "a message";
   return `${who} in ${placeName(channel)}`;
 }
+
+/**
+ * The one name of each scope, on every surface (groups, filters, Add's choices,
+ * the header, Inbox, "Your data"): "Everyone in Acme", "Channels", "Just you".
+ * A second name for the same scope is what issue #17 found confusing; the
+ * vocabulary e2e test fails on any other.
+ */
+export function scopeName(scope: Scope, workspaceName: string): string {
+  if (scope === "workspace") return `Everyone in ${workspaceName}`;
+  if (scope === "channel") return "Channels";
+  return "Just you";
+}
+
+/**
+ * A channel as people know it: "#support", "Your DM" (the viewer's own, where
+ * their Just you facts are recalled), "DM with Max Mills and Ana Alves" — never
+ * a DM's internal name such as "#dm-ana".
+ */
+export function channelLabel(kind: ChannelKind, name: string, isOwnDm: boolean, others: string[]): string {
+  if (kind !== "dm") return `#${name}`;
+  if (isOwnDm) return "Your DM";
+  return others.length ? `DM with ${joinNames(others)}` : "A DM";
+}
+
+export function joinNames(names: string[]): string {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}

@@ -91,8 +91,8 @@ describe("readableChannels", () => {
     expect(channels.map((c) => [c.id, c.label, c.isOwnDm])).toEqual([
       ["general", "#general", false],
       ["support", "#support", false],
-      ["dm-ana", "Your direct message", true],
-      ["group-max-ana", "Group message with Max Mills", false],
+      ["dm-ana", "Your DM", true],
+      ["group-max-ana", "DM with Max Mills", false],
     ]);
   });
 

@@ -8,6 +8,7 @@
 import { memoryAction, NOT_FOUND } from "@/lib/actions/memory-action";
 import { instructionWarning, secretMessage } from "@/lib/actions/fact-text-answers";
 import type { FactActionState, HistoryState } from "@/lib/actions/memory-states";
+import { readableChannels } from "@/lib/memory/channels";
 import { MAX_FACTS } from "@/lib/memory/rules";
 import { factHistory } from "@/lib/memory/store";
 import { tellFact } from "@/lib/memory/tell";
@@ -30,9 +31,15 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
     validUntil: input.valid_until ?? undefined,
   });
   switch (result.status) {
-    case "created":
+    case "created": {
       ctx.refresh();
-      return { status: "success", message: `${ctx.agent.name} will remember that.`, factId: result.fact.id };
+      // A Just you fact is recalled only in the person's own DM: without one, "will remember" would not be true.
+      const nowhere = input.scope === "person" && !(await readableChannels(ctx.db, ctx.viewer)).some((c) => c.isOwnDm);
+      const message = nowhere
+        ? `Kept, but ${ctx.agent.name} will not recall this anywhere until you have a DM with ${ctx.agent.name}.`
+        : `${ctx.agent.name} will remember that.`;
+      return { status: "success", message, factId: result.fact.id };
+    }
     case "deduplicated":
       ctx.refresh();
       return { status: "success", message: `${ctx.agent.name} already knew that; it is marked as fresh again.`, factId: result.fact.id };

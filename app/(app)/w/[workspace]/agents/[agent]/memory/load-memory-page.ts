@@ -16,7 +16,9 @@ import type { Agent } from "@/lib/agents";
 import type { Member } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
 import { readableChannels, type ReadableChannel } from "@/lib/memory/channels";
-import { changeableBy, FORGET_GRACE_DAYS, utcDay, type Scope, type Viewer } from "@/lib/memory/rules";
+import { scopeName } from "@/lib/memory/labels";
+import { derivePlace } from "@/lib/memory/place";
+import { changeableBy, FORGET_GRACE_DAYS, RECALL_LIMIT, recallable, utcDay, type Place, type Scope, type Viewer } from "@/lib/memory/rules";
 import {
   countVisibleFacts,
   decodeCursor,
@@ -24,6 +26,8 @@ import {
   listForgottenFacts,
   listVisibleFacts,
   liveFactCount,
+  recall,
+  recallableCount,
   type FactFilters,
   type ListedFact,
   type StoredFact,
@@ -36,10 +40,11 @@ import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 import { previewRecall } from "./preview-recall";
 
-const GROUPS: { scope: Scope; id: string; title: string; description: string }[] = [
-  { scope: "workspace", id: "group-workspace", title: "Workspace", description: "Recalled anywhere in the workspace." },
-  { scope: "channel", id: "group-channel", title: "Conversations", description: "Recalled only in their channel." },
-  { scope: "person", id: "group-person", title: "Just you", description: "Recalled only in your direct message." },
+// Titles are the scopes' one name (labels.ts scopeName), filled in per workspace.
+const GROUPS: { scope: Scope; id: string; description: string }[] = [
+  { scope: "workspace", id: "group-workspace", description: "Recalled anywhere in the workspace." },
+  { scope: "channel", id: "group-channel", description: "Recalled only in their channel." },
+  { scope: "person", id: "group-person", description: "Recalled only in your DM." },
 ];
 
 /** One group as the page shows it: its count, one page of facts, and the links to page through it. */
@@ -62,6 +67,10 @@ export type MemoryPageData = {
   proposals: ProposalView[];
   /** What waits for a person, in one sentence (the agent's write policies). */
   waiting: string;
+  /** The place the person is looking at (the channel filtered on, else their own DM), when more facts apply there than are recalled. */
+  beyondLimit: { place: string; applies: number } | null;
+  /** Whether the person has a DM of their own, the one place their Just you facts are recalled. */
+  hasOwnDm: boolean;
   preview: PreviewResult;
   /** The page's parameters but the preview's, for the preview form to keep. */
   keep: Record<string, string>;
@@ -80,15 +89,31 @@ function hrefWith(base: string, params: MemoryPageParams, changes: Partial<Recor
   return text ? `${base}?${text}` : base;
 }
 
-function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
+/** A channel fact's channel as people know it ("DM with Ana", never "#dm-ana"); the viewer reads every channel they are shown a fact of. */
+function channelOf(fact: { scope: string; scopeRef: string; scopeLabel: string | null }, labels: Map<string, string>): string | null {
+  if (fact.scope !== "channel") return null;
+  return labels.get(fact.scopeRef) ?? fact.scopeLabel ?? `#${fact.scopeRef}`;
+}
+
+/** "@ana in #support" on a #support fact says "@ana": the card names the channel once. */
+function withoutItsChannel(fact: ListedFact): string | null {
+  const source = fact.sourceLabel;
+  if (!source || fact.scope !== "channel") return source;
+  for (const where of [fact.scopeLabel, "a direct message"]) {
+    if (where && source.endsWith(` in ${where}`)) return source.slice(0, -` in ${where}`.length);
+  }
+  return source;
+}
+
+function toView(fact: ListedFact, agentName: string, viewer: Viewer, labels: Map<string, string>): FactView {
   return {
     id: fact.id,
     body: fact.body,
     scope: fact.scope as Scope,
-    channelLabel: fact.scope === "channel" ? (fact.scopeLabel ?? `#${fact.scopeRef}`) : null,
+    channelLabel: channelOf(fact, labels),
     keptBy: fact.createdByKind === "agent" ? agentName : `Told by ${fact.createdByName ?? "a former member"}`,
     // For a fact a person told, "from @them" would only repeat "Told by"; after a correction it says who corrected it.
-    sourceLabel: fact.sourceKind === "person" && !fact.correctedAt ? null : fact.sourceLabel,
+    sourceLabel: fact.sourceKind === "person" && !fact.correctedAt ? null : withoutItsChannel(fact),
     corrected: Boolean(fact.correctedAt),
     pinned: fact.pinned,
     version: fact.version,
@@ -100,13 +125,13 @@ function toView(fact: ListedFact, agentName: string, viewer: Viewer): FactView {
   };
 }
 
-function toProposalView(proposal: Proposal, agentName: string): ProposalView {
+function toProposalView(proposal: Proposal, agentName: string, labels: Map<string, string>): ProposalView {
   return {
     id: proposal.id,
     body: proposal.body,
     version: proposal.version,
     scope: proposal.scope as Scope,
-    channelLabel: proposal.scope === "channel" ? (proposal.scopeLabel ?? `#${proposal.scopeRef}`) : null,
+    channelLabel: channelOf(proposal, labels),
     proposedBy: agentName,
     sourceLabel: proposal.sourceLabel,
     proposedAt: proposal.proposedAt,
@@ -147,7 +172,11 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   };
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
-  const [counts, pages, kept, forgotten, expired, preview, proposals, policies] = await Promise.all([
+  const labels = new Map(channels.map((c) => [c.id, c.label]));
+  const ownDm = channels.find((c) => c.isOwnDm) ?? null;
+  // The recall limit is marked for the place the person is looking at: the channel filtered on, else their own DM.
+  const lookingAt = query.channel && readable.has(query.channel) ? query.channel : (ownDm?.id ?? null);
+  const [counts, pages, kept, forgotten, expired, preview, proposals, policies, limit] = await Promise.all([
     countVisibleFacts(db, viewer, agent.id, filters),
     Promise.all(
       groups.map((group) =>
@@ -169,7 +198,14 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     ),
     proposalsFor(db, viewer, agent.id),
     writePolicies(db, workspaceId, agent.id),
+    lookingAt ? recallLimitIn(db, workspaceId, agent.id, member.id, lookingAt, today) : null,
   ]);
+  const placeWords = lookingAt === ownDm?.id ? `your DM with ${agent.name}` : (labels.get(lookingAt ?? "") ?? "");
+  const beyondLimit = limit && limit.applies > RECALL_LIMIT ? { place: placeWords, applies: limit.applies } : null;
+  const notRecalled = (fact: ListedFact) =>
+    beyondLimit && limit && recallable(fact, limit.place, today) && !limit.recalled.has(fact.id)
+      ? `Not recalled in ${placeWords}: ${RECALL_LIMIT} newer or pinned facts come first — ask about it to recall it.`
+      : null;
 
   // "Looks like …" on the listed facts: the pairs this person may see both facts of (look-alike-pairs.ts).
   const listed = pages.flatMap((page) => page.facts.map((fact) => fact.id));
@@ -194,9 +230,11 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       const cursor = `after_${group.scope}` as const;
       return {
         ...group,
+        title: scopeName(group.scope, member.workspace.name),
         count: counts[group.scope],
         facts: page.facts.map((fact) => ({
-          ...toView(fact, agent.name, viewer),
+          ...toView(fact, agent.name, viewer, labels),
+          notRecalled: notRecalled(fact),
           lookAlikes: lookAlikes.get(fact.id) ?? [],
           changedBy: lastActors.get(fact.id) ?? null,
         })),
@@ -211,16 +249,42 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
         id: fact.id,
         body: fact.body,
         validUntil: fact.validUntil ?? "",
-        channelLabel: fact.scope === "channel" ? (fact.scopeLabel ?? `#${fact.scopeRef}`) : null,
+        channelLabel: channelOf(fact, labels),
       })),
     },
     kept,
-    proposals: proposals.map((proposal) => toProposalView(proposal, agent.name)),
+    proposals: proposals.map((proposal) => toProposalView(proposal, agent.name, labels)),
     // The agent was found in this workspace a moment ago; deleted since, the page's next load says so.
     waiting: policies ? waitingInWords(agent.name, policies) : "",
+    beyondLimit,
+    hasOwnDm: ownDm !== null,
     preview,
     keep: Object.fromEntries(
       Object.entries(query).filter(([key, value]) => !PREVIEW_PARAMS.has(key) && typeof value === "string"),
     ) as Record<string, string>,
   };
+}
+
+/**
+ * What the agent recalls in one place the person can read, by the same rules and
+ * query as recall itself: every fact that applies there is one this person may
+ * see (workspace facts, that channel's, their own), so marking the rest reveals nothing.
+ */
+async function recallLimitIn(
+  db: ReturnType<typeof getDb>,
+  workspaceId: string,
+  agentId: string,
+  personId: string,
+  channelId: string,
+  today: string,
+): Promise<{ place: Place; applies: number; recalled: Set<string> } | null> {
+  let place: Place;
+  try {
+    ({ place } = await derivePlace(db, workspaceId, channelId, personId));
+  } catch {
+    // A channel read without being in it (an owner's view): no recall there is this person's to mark.
+    return null;
+  }
+  const [applies, recalled] = await Promise.all([recallableCount(db, agentId, place, today), recall(db, agentId, place, today)]);
+  return { place, applies, recalled: new Set(recalled.map((fact) => fact.id)) };
 }

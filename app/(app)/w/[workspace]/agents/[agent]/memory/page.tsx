@@ -7,6 +7,7 @@ import { Inbox } from "@/components/memory/inbox";
 import { LiveUpdates } from "@/components/memory/live-updates";
 import { MemoryProvider } from "@/components/memory/memory-context";
 import { MemoryHeader } from "@/components/memory/memory-header";
+import { MemoryShortcuts } from "@/components/memory/memory-shortcuts";
 import { MemoryTools } from "@/components/memory/memory-tools";
 import { ToastProvider } from "@/components/ui/toast";
 import { getDb } from "@/db";
@@ -65,12 +66,14 @@ export default async function MemoryPage({ params, searchParams }: Props) {
       <ToastProvider>
         <LiveUpdates href={`${page.base}/live`} since={version} startedAt={page.now}>
           <main className="flex flex-col gap-8">
+            <MemoryShortcuts />
             <MemoryHeader
               workspaceName={member.workspace.name}
               agentName={agent.name}
               kept={page.kept}
               expired={page.expired.total}
               exportHref={`${page.base}/export`}
+              beyondLimit={page.beyondLimit}
             />
             {page.waiting ? <p className="-mt-4 text-sm text-slate-700">{page.waiting}</p> : null}
             <div className="grid gap-8 lg:grid-cols-3">
@@ -79,7 +82,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 <FactFilters
                   // A new form for new parameters: its fields show the URL's values after back and forward too.
                   key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
-                  params={query} channels={page.channels} agentName={agent.name} clearHref={page.base} />
+                  params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} clearHref={page.base} />
                 {page.groups.map((group) => (
                   <FactGroup key={group.scope} {...group} />
                 ))}
@@ -91,6 +94,8 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 agent={agent.handle}
                 agentName={agent.name}
                 isOwner={member.role === "owner"}
+                workspaceName={member.workspace.name}
+                hasOwnDm={page.hasOwnDm}
                 channels={page.channels.map((c) => ({ id: c.id, label: c.label }))}
                 places={page.places}
                 pagePath={page.base}
