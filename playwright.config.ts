@@ -53,6 +53,8 @@ export default defineConfig({
       MNEMO_DEMO_SCOUT_KEY: SCOUT_KEY,
       MNEMO_DEMO_ECHO_KEY: ECHO_KEY,
       NEXT_TELEMETRY_DISABLED: "1",
+      // The webhooks spec's receiver listens on 127.0.0.1, which is otherwise refused.
+      MNEMO_WEBHOOKS_ALLOW_PRIVATE: "1",
       // The server's per-request JSON lines would bury the test report.
       LOG_LEVEL: "warn",
     },
