@@ -217,6 +217,8 @@ export const agentKeys = sqliteTable(
     createdAt: text("created_at").notNull().default(now),
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
+    /** When the key stops working (ISO, UTC), or null for never; the API refuses it from then on. */
+    expiresAt: text("expires_at"),
   },
   (t) => [index("agent_keys_agent_idx").on(t.agentId)],
 );

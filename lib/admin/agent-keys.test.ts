@@ -6,14 +6,14 @@ import { authenticateAgent } from "@/lib/api/auth";
 import { AGENT_KEY_PATTERN, hashAgentKey } from "@/lib/api/agent-keys";
 import { ApiError } from "@/lib/api/errors";
 import { freshDemoForEachTest } from "@/lib/testing/demo-db";
-import { createAgentKey, listAgentKeys, revokeAgentKey } from "./agent-keys";
+import { createAgentKey, KeyNameTaken, listAgentKeys, revokeAgentKey } from "./agent-keys";
 import { listAudit } from "./audit";
 
 const db = freshDemoForEachTest();
 const OLIVIA = { id: "olivia", name: "Olivia Owen" };
 
-const call = (key: string) =>
-  authenticateAgent(db(), new Request("http://mnemo.test/api/v1/recall", { headers: { authorization: `Bearer ${key}` } }));
+const call = (key: string, now?: Date) =>
+  authenticateAgent(db(), new Request("http://mnemo.test/api/v1/recall", { headers: { authorization: `Bearer ${key}` } }), now);
 
 describe("agent keys", () => {
   it("creates a key that is returned once, stored as a hash, and works for its own agent only", async () => {
@@ -38,6 +38,7 @@ describe("agent keys", () => {
       createdAt: expect.any(String),
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt: null,
     });
     expect(await listAgentKeys(db(), "globex", "scout")).toEqual([]);
   });
@@ -59,5 +60,37 @@ describe("agent keys", () => {
     const [demo] = await db().select().from(agentKeys).where(eq(agentKeys.id, "key_demo_scout"));
     expect(demo.revokedAt).toBeNull();
     expect(await listAudit(db(), "globex")).toEqual([]);
+  });
+
+  it("refuses a second live key of the same name (any case), and allows it again once the first is revoked", async () => {
+    const first = await createAgentKey(db(), OLIVIA, "acme", "scout", "CI");
+    await expect(createAgentKey(db(), OLIVIA, "acme", "scout", "ci")).rejects.toBeInstanceOf(KeyNameTaken);
+    // Another agent's key may share the name.
+    expect(await createAgentKey(db(), { id: "gina", name: "Gina Grant" }, "globex", "echo", "CI")).not.toBeNull();
+    expect((await listAgentKeys(db(), "acme", "scout")).filter((k) => k.name.toLowerCase() === "ci")).toHaveLength(1);
+    await revokeAgentKey(db(), OLIVIA, "acme", first!.id);
+    expect(await createAgentKey(db(), OLIVIA, "acme", "scout", "CI")).not.toBeNull();
+  });
+
+  it("an expired key is refused with a 401 that says it expired; before then it works, and its name is free again", async () => {
+    const expiresAt = "2030-01-02T00:00:00.000Z";
+    const created = await createAgentKey(db(), OLIVIA, "acme", "scout", "Trial", { expiresAt });
+    if (!created) throw new Error("expected a key");
+    expect((await listAgentKeys(db(), "acme", "scout"))[0]).toMatchObject({ name: "Trial", expiresAt });
+    expect(await call(created.key, new Date("2030-01-01T23:59:59Z"))).toMatchObject({ keyId: created.id });
+    const refusal = await call(created.key, new Date("2030-01-02T00:00:00Z")).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).status).toBe(401);
+    expect((refusal as ApiError).message).toMatch(/expired on 2030-01-02/);
+    // A revoked key still gets the plain answer, whatever its expiry.
+    await revokeAgentKey(db(), OLIVIA, "acme", created.id);
+    const revoked = await call(created.key, new Date("2030-01-03T00:00:00Z")).catch((e: unknown) => e);
+    expect((revoked as ApiError).message).not.toMatch(/expired/);
+    const renewed = await createAgentKey(db(), OLIVIA, "acme", "scout", "Other", {
+      expiresAt: "2026-01-01T00:00:00.000Z",
+      now: new Date("2025-06-01T00:00:00Z"),
+    });
+    expect(renewed).not.toBeNull();
+    expect(await createAgentKey(db(), OLIVIA, "acme", "scout", "Other", { now: new Date("2026-01-01T00:00:01Z") })).not.toBeNull();
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Agent keys as owners manage them: create (the key is returned once and never
- * stored), list (name, prefix, created, last used), revoke (at once). Keys belong
- * to one agent of one workspace; every query names both.
+ * stored; its name unique among the agent's live keys; an optional expiry), list
+ * (name, prefix, created, last used, expiry), revoke (at once). Keys belong to one
+ * agent of one workspace; every query names both.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { agentKeys, agents } from "@/db/schema";
 import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
@@ -12,16 +13,29 @@ import { recordAudit, type AuditActor } from "./audit";
 
 export const MAX_KEY_NAME = 80;
 
-/** Creates a key for an agent of the workspace. Returns the key itself — show it once — or null for no such agent. */
+/** A live key of the agent already has this name (compared without case): two keys of one name can't be told apart in the list. */
+export class KeyNameTaken extends Error {
+  constructor(readonly keyName: string) {
+    super(`This agent already has a key named “${keyName}”. Choose another name, or revoke that key first.`);
+  }
+}
+
+/**
+ * Creates a key for an agent of the workspace, working until `expiresAt` (ISO) when
+ * given. Returns the key itself — show it once — or null for no such agent; throws
+ * KeyNameTaken when a live key (not revoked, not expired) has the name.
+ */
 export async function createAgentKey(
   db: Conn,
   actor: AuditActor,
   workspaceId: string,
   agentId: string,
   name: string,
+  options: { expiresAt?: string | null; now?: Date } = {},
 ): Promise<{ id: string; key: string; prefix: string } | null> {
   const key = generateAgentKey();
   const id = newId("key");
+  const now = (options.now ?? new Date()).toISOString();
   return db.transaction(async (tx) => {
     const [agent] = await tx
       .select({ handle: agents.handle })
@@ -29,8 +43,23 @@ export async function createAgentKey(
       .where(and(eq(agents.id, agentId), eq(agents.workspaceId, workspaceId)))
       .limit(1);
     if (!agent) return null;
-    await tx.insert(agentKeys).values({ id, agentId, name, prefix: agentKeyPrefix(key), hash: hashAgentKey(key) });
-    await recordAudit(tx, workspaceId, actor, "key.create", `@${agent.handle}'s key “${name}”`);
+    const [taken] = await tx
+      .select({ id: agentKeys.id })
+      .from(agentKeys)
+      .where(
+        and(
+          eq(agentKeys.agentId, agentId),
+          sql`lower(${agentKeys.name}) = lower(${name})`,
+          isNull(agentKeys.revokedAt),
+          or(isNull(agentKeys.expiresAt), gt(agentKeys.expiresAt, now)),
+        ),
+      )
+      .limit(1);
+    if (taken) throw new KeyNameTaken(name);
+    const expiresAt = options.expiresAt ?? null;
+    await tx.insert(agentKeys).values({ id, agentId, name, prefix: agentKeyPrefix(key), hash: hashAgentKey(key), expiresAt });
+    const until = expiresAt ? `, expiring ${expiresAt.slice(0, 10)}` : "";
+    await recordAudit(tx, workspaceId, actor, "key.create", `@${agent.handle}'s key “${name}”${until}`);
     return { id, key, prefix: agentKeyPrefix(key) };
   });
 }
@@ -45,6 +74,7 @@ export async function listAgentKeys(db: Conn, workspaceId: string, agentId: stri
       createdAt: agentKeys.createdAt,
       lastUsedAt: agentKeys.lastUsedAt,
       revokedAt: agentKeys.revokedAt,
+      expiresAt: agentKeys.expiresAt,
     })
     .from(agentKeys)
     .innerJoin(agents, eq(agents.id, agentKeys.agentId))

@@ -2,7 +2,8 @@
  * Who is calling the agent API: `Authorization: Bearer mnemo_…`, looked up by its
  * SHA-256 hash. A missing, malformed, unknown or revoked key gets the same 401, so
  * the answer never tells which keys exist. Revoking works at once: every request
- * reads the key row.
+ * reads the key row. An expired key gets a 401 that says so — only its holder can
+ * send it, and "it expired" tells them what to do.
  */
 import { readAll, writeTransaction, type Conn } from "@/db/client";
 import { AGENT_KEY_PATTERN, hashAgentKey } from "./agent-keys";
@@ -41,6 +42,13 @@ const unauthorized = () =>
     "WWW-Authenticate": 'Bearer realm="mnemo"',
   });
 
+const expired = (at: string) =>
+  apiError(
+    "unauthorized",
+    `This key expired on ${at.slice(0, 10)} (UTC). Ask an owner of the workspace for a new key in the agent's settings.`,
+    { "WWW-Authenticate": 'Bearer realm="mnemo", error="invalid_token", error_description="The key expired"' },
+  );
+
 /** The key in an Authorization header, or null when there is none of the right shape. */
 export function bearerKey(header: string | null): string | null {
   const match = header?.match(/^\s*Bearer\s+(\S+)\s*$/i);
@@ -50,17 +58,21 @@ export function bearerKey(header: string | null): string | null {
 
 // Read on every request, so a revoked key fails on the very next one.
 const KEY_SQL = `SELECT k.id AS keyId, a.id AS agentId, a.workspace_id AS workspaceId, a.handle AS handle,
-    a.name AS name, a.memory_version || '.' || w.places_version AS recallVersion, k.last_used_at AS lastUsedAt
+    a.name AS name, a.memory_version || '.' || w.places_version AS recallVersion, k.last_used_at AS lastUsedAt,
+    k.expires_at AS expiresAt
   FROM agent_keys k JOIN agents a ON a.id = k.agent_id JOIN workspaces w ON w.id = a.workspace_id
   WHERE k.hash = ? AND k.revoked_at IS NULL LIMIT 1`;
 
 export async function authenticateAgent(db: Conn, request: Request, now: Date = new Date()): Promise<AgentContext> {
   const key = bearerKey(request.headers.get("authorization"));
   if (!key) throw unauthorized();
-  const [row] = await readAll<AgentContext & { lastUsedAt: string | null }>(db, KEY_SQL, [hashAgentKey(key)]);
+  const [row] = await readAll<AgentContext & { lastUsedAt: string | null; expiresAt: string | null }>(db, KEY_SQL, [
+    hashAgentKey(key),
+  ]);
   if (!row) throw unauthorized();
 
-  const { lastUsedAt, ...agent } = row;
+  const { lastUsedAt, expiresAt, ...agent } = row;
+  if (expiresAt && expiresAt <= now.toISOString()) throw expired(expiresAt);
   const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS - spreadOf(agent.keyId)).toISOString();
   if (!lastUsedAt || lastUsedAt < stale) await touchKey(db, agent.keyId, now.toISOString(), stale);
   return agent;

@@ -2,7 +2,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { agentKeys, agents } from "@/db/schema";
-import { createAgentKey, listAgentKeys, MAX_KEY_NAME, revokeAgentKey } from "@/lib/admin/agent-keys";
+import { createAgentKey, KeyNameTaken, listAgentKeys, MAX_KEY_NAME, revokeAgentKey } from "@/lib/admin/agent-keys";
 import { OPERATOR } from "@/lib/admin/audit";
 import { hashAgentKey } from "@/lib/api/agent-keys";
 import { z } from "zod";
@@ -31,7 +31,10 @@ export const createKeyCommand: Command = {
     const db = await open();
     const workspace = await requireWorkspace(db, String(values.workspace));
     const agent = await requireAgent(db, workspace.id, String(values.agent));
-    const created = await createAgentKey(db, OPERATOR, workspace.id, agent.id, name);
+    const created = await createAgentKey(db, OPERATOR, workspace.id, agent.id, name).catch((error: unknown) => {
+      if (error instanceof KeyNameTaken) throw new CliError(error.message);
+      throw error;
+    });
     if (!created) throw new CliError(`There is no agent @${agent.handle} in the workspace "${workspace.id}".`);
     io.out(`Created the key "${name}" (id: ${created.id}) for @${agent.handle} in ${workspace.id}.`);
     io.out("The key (shown only this once; the agent sends it as `Authorization: Bearer <key>`):");
