@@ -7,10 +7,9 @@
  * reconnect, Last-Event-ID) is the version the page has: if the memory moved past
  * it meanwhile, "changed" is sent at once, so no change is missed.
  */
-import type { Session } from "next-auth";
 import { getDb } from "@/db";
-import { auth } from "@/lib/auth";
 import { currentUser, memberAndAgent } from "@/lib/auth/session";
+import { SESSION_IDLE_SECONDS, sessionVersionOf } from "@/lib/auth/session-version";
 import { liveStream } from "@/lib/live/event-stream";
 import { parseVersion, watcherFor } from "@/lib/live/memory-watcher";
 
@@ -22,9 +21,8 @@ const TEXT = { "content-type": "text/plain; charset=utf-8", "cache-control": "no
 
 export async function GET(request: Request, { params }: Context): Promise<Response> {
   const { workspace: workspaceId, agent: handle } = await params;
-  const session = (await auth()) as (Session & { sessionVersion?: number }) | null;
   const user = await currentUser();
-  if (!user || !session || typeof session.sessionVersion !== "number") {
+  if (!user) {
     return new Response("Sign in to follow this page.\n", { status: 401, headers: TEXT });
   }
   const found = await memberAndAgent(user, workspaceId, handle);
@@ -32,15 +30,17 @@ export async function GET(request: Request, { params }: Context): Promise<Respon
 
   const url = new URL(request.url);
   const seen = parseVersion(request.headers.get("last-event-id")) ?? parseVersion(url.searchParams.get("since"));
-  const expiresAt = Date.parse(session.expires);
+  const db = getDb();
   const body = liveStream(
-    watcherFor(getDb()),
+    watcherFor(db),
     {
       agentId: found.agent.id,
       workspaceId,
       userId: user.id,
-      sessionVersion: session.sessionVersion,
-      expiresAt: Number.isFinite(expiresAt) ? expiresAt : Date.now() + 60 * 60 * 1000,
+      // currentUser just found the token's version equal to this one; from now on the watcher compares on every tick.
+      sessionVersion: await sessionVersionOf(db, user.id),
+      // The proxy renewed the token for this request; a stream does not outlive it unused.
+      expiresAt: Date.now() + SESSION_IDLE_SECONDS * 1000,
       seen,
     },
     request.signal,
