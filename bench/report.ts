@@ -25,7 +25,11 @@ export function goals(sizes: SizeResult[]): Goal[] {
       out.push({ goal: `recall with q p99 < 2× the floor's p99 at c16 (${label})`, value: times(withQ.p99 / health.p99), met: withQ.p99 < 2 * health.p99 });
       out.push({ goal: `remember ≥ 50 % of recall with q's req/s at c16 (${label})`, value: pct(s.remember.rps / withQ.rps), met: s.remember.rps >= 0.5 * withQ.rps });
     }
-    const loads = [...s.load.flatMap((l) => [l.health, l.recall, ...(l.recallQ ? [l.recallQ] : [])]), s.remember, ...(s.recallNothingKept ? [s.recallNothingKept.health, s.recallNothingKept.recall] : [])];
+    if (s.streams) {
+      const { ratio, streams } = s.streams;
+      out.push({ goal: `recall with ${streams} open live streams ≥ 90 % of without, c16 (${label})`, value: pct(ratio), met: ratio >= 0.9 });
+    }
+    const loads = [...s.load.flatMap((l) => [l.health, l.recall, ...(l.recallQ ? [l.recallQ] : [])]), s.remember, ...(s.recallNothingKept ? [s.recallNothingKept.health, s.recallNothingKept.recall] : []), ...(s.streams ? [s.streams.without, s.streams.with] : [])];
     const errors = loads.reduce((n, r) => n + r.errors + r.non2xx, 0);
     out.push({ goal: `zero errors under load (${label})`, value: String(errors), met: errors === 0 });
     out.push({ goal: `RSS after ≤ 1.5× after warm-up (${label})`, value: `${s.rss.afterWarmUpMb} → ${s.rss.afterMb} MB`, met: s.rss.afterMb <= 1.5 * s.rss.afterWarmUpMb });
@@ -59,6 +63,12 @@ export function printRun(run: Run): void {
     const k = s.recallNothingKept;
     if (k) {
       for (const [name, r] of [["health (floor)", k.health], ["recall, nothing kept", k.recall]] as const) {
+        lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.cpuUsPerRequest} |`);
+      }
+    }
+    const st = s.streams;
+    if (st) {
+      for (const [name, r] of [["recall, no live streams", st.without], [`recall, ${st.streams} live streams open`, st.with]] as const) {
         lines.push(`| ${f} | ${name} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.cpuUsPerRequest} |`);
       }
     }

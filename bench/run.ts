@@ -18,6 +18,7 @@ import {
 } from "./load";
 import { measurePage, type PageResult } from "./page";
 import { rssMb, startServer } from "./server";
+import { measureStreams, type StreamsResult } from "./streams";
 import { goals, printRun } from "./report";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -48,6 +49,8 @@ export type SizeResult = {
   recallNothingKept: { health: LoadResult; recall: LoadResult };
   remember: LoadResult;
   page: PageResult;
+  /** Recall at c16 with and without 200 open live streams of the Memory page (#18). */
+  streams?: StreamsResult;
   /** The server's RSS after warm-up and at the end, and after each phase on the way (MB). */
   rss: { afterWarmUpMb: number; afterMb: number; timeline: { after: string; mb: number }[] };
 };
@@ -117,12 +120,15 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     mark("remember");
     console.log(`[${size}] Memory page…`);
     const page = await measurePage(server.url, data, full ? 40 : 15);
-    const afterMb = mark("Memory page");
+    mark("Memory page");
+    console.log(`[${size}] recall with and without 200 open live streams…`);
+    const streams = await measureStreams(server.url, data, requests, seconds, ROUNDS);
+    const afterMb = mark("live streams");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
     return {
       facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, questions: { check, repeatShare: questions.repeatShare() },
-      remember: rem, page, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline },
+      remember: rem, page, streams, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline },
     };
   } finally {
     await server.stop();
