@@ -18,8 +18,8 @@ export type InviteState = AdminState | { status: "invited"; message: string; lin
  */
 export type AddChannelMemberState = AdminState | { status: "failed"; message: string; confirmFacts: number };
 
-/** A new agent key, shown once; only its hash is kept. */
-export type NewKeyState = AdminState | { status: "key_created"; message: string; key: string };
+/** A new agent key, shown once; only its hash is kept. `keyId`: so the page stops showing it once that key is revoked. */
+export type NewKeyState = AdminState | { status: "key_created"; message: string; key: string; keyId: string };
 
 /** Saving an agent's write policies: a refused choice names its radio group, so the error is shown on it. */
 export type WritePoliciesState =

@@ -116,12 +116,31 @@ export const renameAgentInput = agentTarget.extend({ name: agentName });
 /** The confirmation names a number of facts; the delete goes ahead only if it is still that number. */
 export const deleteAgentInput = agentTarget.extend({ expectedFacts: z.coerce.number().int().min(0) });
 
+/** How far ahead an expiry may be set: further than this is as good as never. */
+export const MAX_KEY_DAYS = 5 * 365;
+
 export const createKeyInput = agentTarget.extend({
   name: z
     .string({ error: "Name the key." })
     .trim()
     .min(1, "Name the key, for example after where it is used.")
     .max(MAX_KEY_NAME, `A key name is at most ${MAX_KEY_NAME} characters.`),
+  /** The day the key stops working (from 00:00 UTC), from a date field; blank for never. */
+  expiresOn: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))), {
+      error: "Give the expiry as a date, such as 2027-01-31, or leave it blank.",
+    })
+    .refine((value) => value === undefined || Date.parse(value) > Date.now(), {
+      error: "Choose a day after today, or leave it blank for a key that doesn't expire.",
+    })
+    .refine((value) => value === undefined || Date.parse(value) < Date.now() + MAX_KEY_DAYS * 86_400_000, {
+      error: `Choose a day within ${MAX_KEY_DAYS / 365} years, or leave it blank.`,
+    })
+    .transform((value) => (value ? new Date(value).toISOString() : undefined)),
 });
 
 export const revokeKeyInput = workspaceTarget.extend({ keyId: id });

@@ -118,7 +118,7 @@ describe.each(CASES)("%s", (_name, load, fields) => {
     const before = await dump();
     const answer = await as("olivia", action, form({ workspace: "acme", ...fields }));
     expect(["success", "invited", "key_created"]).toContain(answer.status);
-    expect(Object.keys(answer).every((key) => ["status", "message", "href", "link", "key"].includes(key))).toBe(true);
+    expect(Object.keys(answer).every((key) => ["status", "message", "href", "link", "key", "keyId"].includes(key))).toBe(true);
     expect(await dump()).not.toEqual(before);
     expect(revalidatePath).toHaveBeenCalledWith("/w/acme", "layout");
     const audit = await db().all<{ actor_id: string }>(sql`SELECT actor_id FROM audit_events ORDER BY id DESC LIMIT 1`);
@@ -253,7 +253,28 @@ describe("answers owners can act on", () => {
 
     const { createKeyAction } = await modules.agent();
     const key = await as("olivia", createKeyAction, form({ workspace: "acme", agentId: "scout", name: "CI" }));
-    expect(key).toEqual({ status: "key_created", message: expect.stringContaining("won't show it again"), key: expect.stringMatching(/^mnemo_/) });
+    expect(key).toEqual({
+      status: "key_created",
+      message: expect.stringContaining("won't show it again"),
+      key: expect.stringMatching(/^mnemo_/),
+      keyId: expect.stringMatching(/^key_/),
+    });
+  });
+
+  it("refuses a duplicate key name and a past or malformed expiry on their fields; a future expiry is kept and told", async () => {
+    const { createKeyAction } = await modules.agent();
+    const create = (fields: Record<string, string>) => as("olivia", createKeyAction, form({ workspace: "acme", agentId: "scout", ...fields }));
+    expect(await create({ name: "demo KEY" })).toEqual({
+      status: "invalid_data",
+      field: "name",
+      message: "This agent already has a key named “demo KEY”. Choose another name, or revoke that key first.",
+    });
+    expect(await create({ name: "CI", expiresOn: "2020-01-01" })).toMatchObject({ status: "invalid_data", field: "expiresOn" });
+    expect(await create({ name: "CI", expiresOn: "soon" })).toMatchObject({ status: "invalid_data", field: "expiresOn" });
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const kept = await create({ name: "CI", expiresOn: day });
+    expect(kept).toMatchObject({ status: "key_created", message: expect.stringContaining(`works until ${day} (UTC)`) });
+    expect(await create({ name: "CI 2", expiresOn: "" })).toMatchObject({ status: "key_created" });
   });
 
   it("deletes an agent only with the number of facts the owner confirmed", async () => {

@@ -6,7 +6,7 @@
  */
 import type { AdminState, NewKeyState, WritePoliciesState } from "@/lib/actions/admin-states";
 import { NOTHING_HERE, ownerAction } from "@/lib/actions/owner-action";
-import { createAgentKey, revokeAgentKey } from "@/lib/admin/agent-keys";
+import { createAgentKey, KeyNameTaken, revokeAgentKey } from "@/lib/admin/agent-keys";
 import { deleteAgent, renameAgent } from "@/lib/admin/agents";
 import { setWritePolicies } from "@/lib/memory/proposals";
 import {
@@ -49,13 +49,21 @@ export const deleteAgentAction = ownerAction(deleteAgentInput, async (ctx, input
 });
 
 export const createKeyAction = ownerAction(createKeyInput, async (ctx, input): Promise<NewKeyState> => {
-  const created = await createAgentKey(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, input.name);
+  let created;
+  try {
+    created = await createAgentKey(ctx.db, ctx.owner, ctx.workspace.id, input.agentId, input.name, { expiresAt: input.expiresOn });
+  } catch (error) {
+    if (error instanceof KeyNameTaken) return { status: "invalid_data", field: "name", message: error.message };
+    throw error;
+  }
   if (!created) return { status: "failed", message: NOTHING_HERE };
   ctx.refresh();
+  const until = input.expiresOn ? ` It works until ${input.expiresOn.slice(0, 10)} (UTC).` : "";
   return {
     status: "key_created",
-    message: `Key “${input.name}” is ready. Copy it now: Mnemo keeps only its hash and won't show it again.`,
+    message: `Key “${input.name}” is ready.${until} Copy it now: Mnemo keeps only its hash and won't show it again.`,
     key: created.key,
+    keyId: created.id,
   };
 });
 

@@ -30,6 +30,7 @@ export default async function AgentSettingsPage({ params }: Props) {
     writePolicies(db, owner.workspace.id, agent.id),
   ]);
   const base = `/w/${owner.workspace.id}`;
+  const now = requestTime();
 
   return (
     <div className="flex flex-col gap-8">
@@ -55,8 +56,8 @@ export default async function AgentSettingsPage({ params }: Props) {
           {agent.name} calls the API with a key: <code className="font-mono">Authorization: Bearer mnemo_…</code>. A key
           works for {agent.name} only. Give each place that runs it its own key, so you can revoke one alone.
         </p>
-        <CreateKeyForm workspace={owner.workspace.id} agentId={agent.id} action={createKeyAction} />
-        <KeyList workspace={owner.workspace.id} keys={keys} now={requestTime()} revoke={revokeKeyAction} />
+        <CreateKeyForm workspace={owner.workspace.id} agentId={agent.id} keys={keys} now={now} action={createKeyAction} />
+        <KeyList workspace={owner.workspace.id} keys={keys} now={now} revoke={revokeKeyAction} />
       </section>
 
       {policies ? (
