@@ -136,10 +136,20 @@ export function AddFactForm({
           {state.message}
         </p>
       ) : null}
-      <div>
-        <Button type="submit" disabled={pending || !text.trim() || !audience}>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button
+          type="submit"
+          disabled={pending || !text.trim() || !audience}
+          aria-describedby={!text.trim() ? "add-fact-blank" : undefined}
+        >
           {pending ? "Remembering…" : audience ? `Remember for ${audience}` : "Choose a channel"}
         </Button>
+        {/* Why the button is off, in words, rather than a disabled button alone. */}
+        {!text.trim() ? (
+          <p id="add-fact-blank" className="text-sm text-slate-600">
+            Write the fact first: there is nothing to remember yet.
+          </p>
+        ) : null}
       </div>
     </form>
   );
