@@ -34,6 +34,7 @@ function ForgottenItem({ fact }: { fact: ForgottenView }) {
       if (result.status !== "success") toast({ message: "message" in result ? result.message : "Try again.", tone: "error" });
       // A restored fact's card is where the person's attention goes next (when this view shows it).
       else if (action === actions.restoreFact) focusSoon(() => factElement(fact.id));
+      else focusSoon(() => document.getElementById("forgotten-heading"));
     });
   }
 

@@ -5,7 +5,8 @@ import { ForgottenList, type ForgottenView } from "./forgotten-list";
 export function ForgottenSection({ facts }: { facts: ForgottenView[] }) {
   return (
     <section aria-labelledby="forgotten-heading" className="flex flex-col gap-3">
-      <h2 id="forgotten-heading" className="text-lg font-semibold">
+      {/* Focusable from script: focus lands here after "Forget permanently", when the item is gone. */}
+      <h2 id="forgotten-heading" tabIndex={-1} className="text-lg font-semibold">
         Recently forgotten
       </h2>
       <p className="text-sm text-slate-600">

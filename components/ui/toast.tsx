@@ -26,7 +26,13 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
         className="pointer-events-none fixed inset-x-0 top-2 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-4"
       >
         {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onDone={() => dismiss(toast.id)} />
+          <ToastItem
+            key={toast.id}
+            toast={toast}
+            onDone={() => dismiss(toast.id)}
+            // Ctrl+Z undoes the newest action only, never two at once.
+            undoKey={toast.id === toasts.findLast((t) => t.action)?.id}
+          />
         ))}
       </div>
     </ToastContext.Provider>
@@ -37,7 +43,7 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
 const SHOWN_MS = 6000;
 const SHOWN_WITH_ACTION_MS = 15000;
 
-function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
+function ToastItem({ toast, onDone, undoKey }: { toast: Toast; onDone: () => void; undoKey: boolean }) {
   // Paused while the pointer is over it or focus is in it: nobody loses an Undo while reaching for it.
   const [held, setHeld] = useState({ hover: false, focus: false });
   const paused = held.hover || held.focus;
@@ -47,7 +53,7 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
     return () => clearTimeout(timer);
   }, [toast.action, onDone, paused]);
   useEffect(() => {
-    if (!toast.action) return;
+    if (!toast.action || !undoKey) return;
     // Ctrl+Z (⌘Z) runs the Undo from anywhere but a text field, where it undoes typing.
     const onKey = (event: KeyboardEvent) => {
       if (event.key.toLowerCase() !== "z" || !(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
@@ -59,7 +65,7 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [toast.action, onDone]);
+  }, [toast.action, onDone, undoKey]);
   return (
     <div
       onPointerEnter={() => setHeld((h) => ({ ...h, hover: true }))}
@@ -76,14 +82,15 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: () => void }) {
       {toast.action ? (
         <button
           type="button"
-          aria-keyshortcuts="Control+Z Meta+Z"
+          aria-keyshortcuts={undoKey ? "Control+Z Meta+Z" : undefined}
           className="shrink-0 rounded px-2 py-1 font-semibold text-brand-100 underline-offset-4 hover:underline"
           onClick={() => {
             toast.action?.run();
             onDone();
           }}
         >
-          {toast.action.label} <span className="font-normal text-white/70">(Ctrl+Z)</span>
+          {toast.action.label}
+          {undoKey ? <span className="font-normal text-white/70"> (Ctrl+Z)</span> : null}
         </button>
       ) : null}
       <button type="button" aria-label="Dismiss" className="shrink-0 px-1 text-white/70 hover:text-white" onClick={onDone}>
