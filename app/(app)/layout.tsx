@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { ThemeToggle } from "@/components/ui/theme";
 import { requireUser } from "@/lib/auth/session";
 import { signOutAction } from "./actions";
 
@@ -16,6 +17,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
             <span className="hidden text-slate-600 sm:inline" aria-label="Signed in as">
               {user.name}
             </span>
+            <ThemeToggle />
             <Link href="/you/data" className="font-medium text-brand-700 hover:underline">
               Your data
             </Link>

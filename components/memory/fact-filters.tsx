@@ -39,7 +39,8 @@ export function FactFilters({
           className="min-h-10 rounded-md border border-slate-300 bg-white px-3 text-base sm:text-sm"
         />
       </div>
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      {/* Columns at least 12rem wide, so no select cuts its choice ("All channe") at any width. */}
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-[repeat(auto-fill,minmax(12rem,1fr))]">
         <Select id="filter-scope" label="Scope" name="scope" value={params.scope}>
           <option value="">All scopes</option>
           <option value="workspace">{scopeName("workspace", workspaceName)}</option>

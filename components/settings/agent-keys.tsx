@@ -48,7 +48,7 @@ export function CreateKeyForm({
   useFocusRefusedField(state, form);
   const tomorrow = new Date(now + DAY_MS).toISOString().slice(0, 10);
   const created = state.status === "key_created" ? state : null;
-  const stillLive = created ? keys.some((key) => key.id === created.keyId && !key.revokedAt) : false;
+  const revoked = created ? keys.some((key) => key.id === created.keyId && key.revokedAt) : false;
   return (
     <div className="flex flex-col gap-3">
       {/* onSubmit, not action: React's reset after an action would empty the name a refusal is about. */}
@@ -81,7 +81,7 @@ export function CreateKeyForm({
         </div>
       </form>
       <FormProblem state={state} label="Create key problem" fields={["name", "expiresOn"]} />
-      {created && stillLive ? <SecretReveal label="New key" value={created.key} warning={created.message} /> : null}
+      {created && !revoked ? <SecretReveal label="New key" value={created.key} warning={created.message} /> : null}
     </div>
   );
 }

@@ -60,6 +60,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
   // Read before the page: a change made while it loads moves the version past this, so the stream says so at once.
   const version = await liveVersionOf(getDb(), agent.id);
   const page = await loadMemoryPage(member, agent, query);
+  const searching = [query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled].some(Boolean);
 
   return (
     <MemoryProvider value={{ workspace, agent: agent.handle, agentName: agent.name, now: page.now, actions }}>
@@ -79,6 +80,10 @@ export default async function MemoryPage({ params, searchParams }: Props) {
             <div className="grid gap-8 lg:grid-cols-3">
               <div className="flex min-w-0 flex-col gap-8 lg:col-span-2">
                 <Inbox proposals={page.proposals} actions={inboxActions} />
+                {/* Outside the keyed filters, so it stays in place and a search's result is read out politely. */}
+                <p role="status" className="sr-only">
+                  {searching ? matchWords(page.groups.reduce((sum, group) => sum + group.count, 0), query.q) : ""}
+                </p>
                 <FactFilters
                   // A new form for new parameters: its fields show the URL's values after back and forward too.
                   key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
@@ -111,4 +116,10 @@ export default async function MemoryPage({ params, searchParams }: Props) {
       </ToastProvider>
     </MemoryProvider>
   );
+}
+
+/** "3 facts match “refund”." — what a search or filter found, for the status region. */
+function matchWords(count: number, q: string | undefined): string {
+  const facts = count === 1 ? "1 fact matches" : `${count.toLocaleString("en-US")} facts match`;
+  return q ? `${facts} “${q}”.` : `${facts} the filters.`;
 }
