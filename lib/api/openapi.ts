@@ -71,7 +71,7 @@ const errorResponse = (description: string) => ({
 
 const COMMON_ERRORS = {
   "400": errorResponse("The path is not a valid URL: a % that does not start an escape of UTF-8 bytes (`malformed_request`)."),
-  "401": errorResponse("No key, a malformed, unknown or revoked key (`unauthorized`)."),
+  "401": errorResponse("No key, a malformed, unknown, revoked or expired key (`unauthorized`; an expired key is told so, with the day)."),
   "422": errorResponse("A field has the wrong type or value; the message names it (`invalid_request`)."),
   "429": {
     ...errorResponse("Too many requests with this key (`rate_limited`); wait as Retry-After says."),
