@@ -6,8 +6,18 @@
  * the one tested. `npm run test:remote`; `npm test` runs it after the unit tests.
  * (lib/testing/hrana-server.test.ts, which starts stand-ins of its own, runs with the unit tests.)
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 import base from "./vitest.config";
+
+/** The test files of a folder that open a database: the others would only run again unchanged. */
+function withDatabase(folder: string): string[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => path.join(folder, name))
+    .filter((file) => /testing\/(temp-db|app-db|demo-db)"/.test(readFileSync(file, "utf8")));
+}
 
 // Spread, not mergeConfig: that would add these files to the base's instead of choosing them.
 export default defineConfig({
@@ -15,12 +25,12 @@ export default defineConfig({
   test: {
     ...base.test,
     include: [
-      "lib/memory/**/*.test.ts",
+      ...withDatabase("lib/memory"),
       "db/migrate.test.ts",
       "db/check.test.ts",
       "db/seed.test.ts",
       "lib/ops/readiness.test.ts",
-      "lib/api/**/*.test.ts",
+      ...withDatabase("lib/api"),
       "app/api/v1/agent-api.test.ts",
       "app/authorization-matrix.test.ts",
       "app/fuzz.test.ts",
