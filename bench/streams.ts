@@ -54,14 +54,19 @@ export async function measureStreams(
   const live = new URL(`${url}/w/${data.page.workspaceId}/agents/${data.page.full}/memory/live`);
   const without: LoadResult[] = [];
   const withStreams: LoadResult[] = [];
-  for (let round = 0; round < rounds; round++) {
-    without.push(await recall(url, requests, 16, seconds / rounds));
+  const measureWith = async () => {
     const open = await openStreams(live, cookie, STREAMS);
     try {
       withStreams.push(await recall(url, requests, 16, seconds / rounds));
     } finally {
       for (const stream of open) stream.close();
     }
+  };
+  // Which goes first alternates too: a slice right after another phase, or after opening 200 streams, runs on a differently warm server.
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2) await measureWith();
+    without.push(await recall(url, requests, 16, seconds / rounds));
+    if (!(round % 2)) await measureWith();
   }
   const a = combine(without);
   const b = combine(withStreams);
