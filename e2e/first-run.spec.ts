@@ -57,8 +57,20 @@ test("the first account creates its workspace and signs in; then sign-up is clos
 
   await page.getByLabel("Your name").fill("Peter Gibbons");
   await page.getByLabel("Email").fill("peter@initech.test");
-  await page.getByLabel("Password").fill("tps-reports-2");
+  // Too short: the message sits under the password, which keeps focus; nothing typed is lost (#17).
+  const password = page.getByLabel("Password");
+  await password.fill("tps");
   await page.getByLabel("Workspace name").fill("Initech");
+  await page.getByRole("button", { name: "Create account and workspace" }).click();
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(password).toHaveAccessibleDescription(/Use at least 8 characters\./);
+  await expect(password).toBeFocused();
+  await expect(password).toHaveValue("tps");
+  await expect(page.getByLabel("Your name")).toHaveValue("Peter Gibbons");
+  await expect(page.getByLabel("Email")).toHaveValue("peter@initech.test");
+  await expect(page.getByLabel("Workspace name")).toHaveValue("Initech");
+  await expect(page.getByLabel("Workspace name")).not.toHaveAttribute("aria-invalid", "true");
+  await password.fill("tps-reports-2");
   await page.getByRole("button", { name: "Create account and workspace" }).click();
 
   // The name, then random characters: the id says nothing about other workspaces.
