@@ -29,7 +29,7 @@ type Actions = {
 export function PersonRow({ workspace, workspaceName, person, actions }: { workspace: string; workspaceName: string; person: PersonView; actions: Actions }) {
   const row = useRef<HTMLLIElement>(null);
   const [roleState, changeRole, changing] = useAdminAction(actions.changeRole, () => row.current);
-  const [removeState, remove, removing] = useAdminAction(actions.remove);
+  const [removeState, remove, removing] = useAdminAction(actions.remove, () => document.getElementById("people-heading"));
   const [confirming, setConfirming] = useState(false);
   const [eraseFacts, setEraseFacts] = useState(false);
   const id = useId();

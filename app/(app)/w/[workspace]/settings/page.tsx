@@ -25,7 +25,8 @@ export default async function PeoplePage({ params }: { params: Promise<{ workspa
     <div className="grid gap-8 lg:grid-cols-3">
       <section aria-labelledby="people-heading" className="flex min-w-0 flex-col gap-3 lg:col-span-2">
         <div>
-          <h2 id="people-heading" className="text-lg font-semibold">
+          {/* Focusable from script: focus lands here when a removed person's row is gone. */}
+          <h2 id="people-heading" tabIndex={-1} className="text-lg font-semibold">
             People ({people.length})
           </h2>
           <p className="text-sm text-slate-600">
