@@ -182,6 +182,13 @@ function deleteIn(db: Conn, userId: string, options: DeleteAccountOptions): Prom
       ]);
     }
     await writes.run("UPDATE fact_events SET actor_name = ? WHERE actor_kind = 'user' AND actor_id = ?", [FORMER_MEMBER, userId]);
+    // A waiting webhook delivery copied the name into its payload (drizzle/0017); an endpoint that is down or off sends it later.
+    await writes.run(
+      `UPDATE webhook_deliveries SET payload = json_set(payload, '$.data.actor.name', ?)
+        WHERE status = 'pending' AND payload IS NOT NULL
+          AND json_extract(payload, '$.data.actor.kind') = 'user' AND json_extract(payload, '$.data.actor.id') = ?`,
+      [FORMER_MEMBER, userId],
+    );
     if (where.labelWorkspaces.length) {
       // Where an agent acted on their words: "@ana in #general".
       await writes.run(
