@@ -14,7 +14,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
             Mnemo
           </Link>
           <div className="flex items-center gap-3 text-sm">
-            <span className="hidden text-slate-600 sm:inline" aria-label="Signed in as">
+            <span role="note" className="hidden text-slate-600 sm:inline" aria-label="Signed in as">
               {user.name}
             </span>
             <ThemeToggle />

@@ -205,7 +205,7 @@ export function RecallPreview({
         </p>
       ) : null}
       {result.status === "ok" ? (
-        <div className="flex flex-col gap-2" aria-label="Recall preview">
+        <div role="region" className="flex flex-col gap-2" aria-label="Recall preview">
           <p className="text-sm font-medium text-slate-800">{RANKING_WORDS[result.ranking]}</p>
           <p className="text-sm text-slate-700">
             In {result.placeLabel}, {agentName} would recall {result.facts.length} of{" "}
@@ -246,6 +246,8 @@ export function RecallPreview({
           ) : null}
           <p className="text-sm font-medium text-slate-800">Prompt section</p>
           <pre
+            // A named region: a plain <pre> may not carry a name.
+            role="region"
             aria-label="Prompt section"
             // Scrollable, so reachable by keyboard: arrow keys scroll it once focused.
             tabIndex={0}

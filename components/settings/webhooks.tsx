@@ -183,7 +183,8 @@ function WebhookRow({
 function DeliveryLog({ host, deliveries, now }: { host: string; deliveries: WebhookView["deliveries"]; now: number }) {
   if (!deliveries.length) return <p className="text-sm text-slate-500">No deliveries yet.</p>;
   return (
-    <div className="overflow-x-auto">
+    // Scrolls sideways on a phone, so it takes focus: arrow keys scroll it.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`Delivery log of ${host}`}>
       <table className="w-full text-left text-sm" aria-label={`Deliveries to ${host}`}>
         <thead className="text-xs uppercase tracking-wide text-slate-500">
           <tr>

@@ -51,7 +51,8 @@ export function CountsTable({ workspaces }: { workspaces: AboutWorkspace[] }) {
   if (!rows.length) return <p className="text-sm text-slate-600">You are not in a workspace, so no agent keeps anything about you.</p>;
   const lists = Object.keys(LIST_WORDS) as AboutList[];
   return (
-    <div className="overflow-x-auto">
+    // Scrolls sideways on a phone, so it takes focus: arrow keys scroll it.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Counts per workspace and agent">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <caption className="sr-only">Counts per workspace and agent</caption>
         <thead className="text-slate-600">
