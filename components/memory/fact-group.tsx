@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { FactCard, type FactView } from "./fact-card";
+import { PageLink } from "./page-link";
 
 export type FactGroupProps = {
   id: string;
@@ -9,16 +9,23 @@ export type FactGroupProps = {
   facts: FactView[];
   olderHref: string | null;
   newestHref: string | null;
+  /** Where this page sits in the group ("26–50 of 92"), when the group has more than one page. */
+  range?: { from: number; to: number } | null;
 };
 
 /** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
-export function FactGroup({ id, title, description, count, facts, olderHref, newestHref }: FactGroupProps) {
+export function FactGroup({ id, title, description, count, facts, olderHref, newestHref, range = null }: FactGroupProps) {
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline gap-x-3">
         {/* Focusable from script: focus lands here when the last card of the group is forgotten, and after a search. */}
         <h2 id={`${id}-heading`} tabIndex={-1} data-results-heading className="text-lg font-semibold">
           {title} <span className="text-sm font-normal text-slate-500">({count})</span>
+          {range ? (
+            <span data-range className="ml-2 text-sm font-normal text-slate-600">
+              {range.from}–{range.to} of {count}
+            </span>
+          ) : null}
         </h2>
         <p className="text-sm text-slate-600">{description}</p>
       </div>
@@ -34,14 +41,14 @@ export function FactGroup({ id, title, description, count, facts, olderHref, new
       {olderHref || newestHref ? (
         <nav aria-label={`${title} pages`} className="flex gap-4 text-sm">
           {newestHref ? (
-            <Link href={newestHref} className="text-brand-700 underline-offset-4 hover:underline">
-              ← Newest {title.toLowerCase()} facts
-            </Link>
+            <PageLink href={newestHref} headingId={`${id}-heading`}>
+              ← Newest facts
+            </PageLink>
           ) : null}
           {olderHref ? (
-            <Link href={olderHref} className="text-brand-700 underline-offset-4 hover:underline">
-              Older {title.toLowerCase()} facts →
-            </Link>
+            <PageLink href={olderHref} headingId={`${id}-heading`}>
+              Older facts →
+            </PageLink>
           ) : null}
         </nav>
       ) : null}

@@ -218,6 +218,27 @@ export async function countVisibleFacts(
   return counts;
 }
 
+/**
+ * How many of the facts a listing shows come before `after` and include it (same
+ * view, same order): the page after it starts at this plus one ("26–50 of 92").
+ */
+export async function countVisibleThrough(
+  db: Conn,
+  viewer: ViewerRef,
+  agentId: string,
+  filters: FactFilters,
+  after: Cursor,
+): Promise<number> {
+  const conditions = visibleLiveFacts(viewer, agentId, filters);
+  conditions.push({
+    text: "(facts.pinned, facts.updated_at, facts.id) >= (?, ?, ?)",
+    args: [after.pinned ? 1 : 0, after.updatedAt, after.id],
+  });
+  const where = allOf(conditions);
+  const [row] = await readAll<{ n: number }>(db, `SELECT count(*) AS n FROM facts WHERE ${where.text}`, where.args);
+  return Number(row?.n ?? 0);
+}
+
 /** One fact this person may see (shownTo: a proposal only if they may decide it), or null — the same answer for missing and not allowed. */
 export async function getVisibleFact(
   db: Conn,

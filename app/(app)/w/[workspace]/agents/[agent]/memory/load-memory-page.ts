@@ -21,6 +21,7 @@ import { derivePlace } from "@/lib/memory/place";
 import { changeableBy, FORGET_GRACE_DAYS, RECALL_LIMIT, recallable, utcDay, type Place, type Scope, type Viewer } from "@/lib/memory/rules";
 import {
   countVisibleFacts,
+  countVisibleThrough,
   decodeCursor,
   listExpiredFacts,
   listForgottenFacts,
@@ -200,6 +201,13 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     writePolicies(db, workspaceId, agent.id),
     lookingAt ? recallLimitIn(db, workspaceId, agent.id, member.id, lookingAt, today) : null,
   ]);
+  // Where each group's page starts: after the facts up to its cursor (0 on the first page).
+  const starts = await Promise.all(
+    groups.map((group) => {
+      const after = decodeCursor(query[`after_${group.scope}`]);
+      return after ? countVisibleThrough(db, viewer, agent.id, { ...filters, scope: group.scope }, after) : 0;
+    }),
+  );
   const placeWords = lookingAt === ownDm?.id ? `your DM with ${agent.name}` : (labels.get(lookingAt ?? "") ?? "");
   const beyondLimit = limit && limit.applies > RECALL_LIMIT ? { place: placeWords, applies: limit.applies } : null;
   const notRecalled = (fact: ListedFact) =>
@@ -239,6 +247,8 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
           changedBy: lastActors.get(fact.id) ?? null,
         })),
         olderHref: page.next ? hrefWith(base, query, { [cursor]: page.next }) : null,
+        range:
+          page.next || query[cursor] ? { from: starts[i] + 1, to: starts[i] + page.facts.length } : null,
         newestHref: query[cursor] ? hrefWith(base, query, { [cursor]: undefined }) : null,
       };
     }),

@@ -60,6 +60,13 @@ export default async function MemoryPage({ params, searchParams }: Props) {
   // Read before the page: a change made while it loads moves the version past this, so the stream says so at once.
   const version = await liveVersionOf(getDb(), agent.id);
   const page = await loadMemoryPage(member, agent, query);
+  // Nothing at all to list or filter: one empty state that says what to do, not a filter form over three empty groups.
+  const nothingYet =
+    !(query.q || query.scope || query.channel || query.pinned || query.kept || query.source || query.recalled) &&
+    page.groups.every((group) => group.count === 0) &&
+    page.expired.total === 0 &&
+    page.forgotten.length === 0 &&
+    page.proposals.length === 0;
   const searching = [query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled].some(Boolean);
 
   return (
@@ -84,13 +91,27 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 <p role="status" className="sr-only">
                   {searching ? matchWords(page.groups.reduce((sum, group) => sum + group.count, 0), query.q) : ""}
                 </p>
-                <FactFilters
-                  // A new form for new parameters: its fields show the URL's values after back and forward too.
-                  key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
-                  params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} clearHref={page.base} />
-                {page.groups.map((group) => (
-                  <FactGroup key={group.scope} {...group} />
-                ))}
+                {nothingYet ? (
+                  <section aria-labelledby="empty-heading" className="rounded-lg border border-dashed border-slate-300 bg-white p-6">
+                    <h2 id="empty-heading" className="text-lg font-semibold">
+                      {agent.name} knows nothing you can see yet
+                    </h2>
+                    <p className="mt-2 text-sm text-slate-700">
+                      Tell it a fact with Remember a fact (press <kbd>n</kbd>), or let it learn from conversations: an owner
+                      gives it a key under Settings. What it keeps shows up here, with who sees it and where it is recalled.
+                    </p>
+                  </section>
+                ) : (
+                  <>
+                  <FactFilters
+                    // A new form for new parameters: its fields show the URL's values after back and forward too.
+                    key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
+                    params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} clearHref={page.base} />
+                  {page.groups.map((group) => (
+                    <FactGroup key={group.scope} {...group} />
+                  ))}
+                  </>
+                )}
                 <ExpiredSection facts={page.expired.facts} total={page.expired.total} />
                 <ForgottenSection facts={page.forgotten} />
               </div>
