@@ -51,6 +51,12 @@ export function FactCard({ fact }: { fact: FactView }) {
   const [editing, setEditing] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A new version of the fact (restored, changed by anyone) shows again: a card hidden by a Forget is not that fact any more.
+  const [shownVersion, setShownVersion] = useState(fact.version);
+  if (shownVersion !== fact.version) {
+    setShownVersion(fact.version);
+    setHidden(false);
+  }
   const [pinPending, startPin] = useTransition();
   const [forgetPending, startForget] = useTransition();
   const bodyId = useId();

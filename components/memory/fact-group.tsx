@@ -33,8 +33,9 @@ export function FactGroup({ id, title, description, count, facts, olderHref, new
         <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No facts here.</p>
       ) : (
         <ul aria-label={`${title} facts`} className="flex flex-col gap-2">
+          {/* Keyed by id alone: a live refresh bringing someone else's change must not close an open edit or its conflict notice. */}
           {facts.map((fact) => (
-            <FactCard key={`${fact.id}:${fact.version}`} fact={fact} />
+            <FactCard key={fact.id} fact={fact} />
           ))}
         </ul>
       )}
