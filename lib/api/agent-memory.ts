@@ -175,6 +175,11 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
       };
     case "replace_refused":
       throw await forgetRefusal(db, agent, input.replaces ?? "", info.place, today, result.verdict, "replace");
+    case "replace_widens":
+      throw apiError(
+        "invalid_request",
+        "replaces: that fact is kept just for one person, so only another fact kept just for them can replace it. Remember this with scope \"person\" in their direct message, or forget the old fact instead.",
+      );
     case "memory_full":
       throw apiError(
         "memory_full",

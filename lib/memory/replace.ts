@@ -51,6 +51,25 @@ export async function checkReplaceable(writes: Writes, agentId: string, target: 
   return { verdict };
 }
 
+/**
+ * A person's fact moves into its replacement's history, text and all, so only another fact kept just for that
+ * person may replace it: erasing what agents keep just for them must find every copy of its text, and a
+ * channel fact of their DM is not theirs to erase. Other scopes may replace each other where the forget
+ * rules allow (the audience is the place's either way).
+ */
+export async function keepsAudience(
+  writes: Writes,
+  oldFactId: string,
+  replacement: { scope: string; scopeRef: string },
+): Promise<boolean> {
+  const [old] = await writes.all<{ scope: string; scopeRef: string }>(
+    "SELECT scope, scope_ref AS scopeRef FROM facts WHERE id = ?",
+    [oldFactId],
+  );
+  if (!old || old.scope !== "person") return true;
+  return replacement.scope === "person" && replacement.scopeRef === old.scopeRef;
+}
+
 const REPLACE_EVENT_SQL = `INSERT INTO fact_events (fact_id, kind, actor_id, actor_kind, actor_name, before, after, other_fact_id,
     place_label, at)
   VALUES (?, 'replace', ?, ?, ?, ?, ?, ?, ?, ?)`;

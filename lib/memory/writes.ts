@@ -11,7 +11,7 @@ import { newId, nowIso } from "@/lib/ids";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
-import { checkReplaceable, recordReplaceIntent, retireIntendedReplacements, retireReplaced, type ReplaceTarget } from "./replace";
+import { checkReplaceable, keepsAudience, recordReplaceIntent, retireIntendedReplacements, retireReplaced, type ReplaceTarget } from "./replace";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
@@ -102,6 +102,8 @@ export type RememberResult =
   | { status: "deduplicated"; fact: StoredFact; replaced?: Replaced }
   /** The fact `replaces` named is one the agent could not forget here: agentForget's two answers. */
   | { status: "replace_refused"; verdict: "not_found" | "forbidden" }
+  /** It is kept just for one person, and the new fact is not theirs alone (keepsAudience in replace.ts). */
+  | { status: "replace_widens" }
   | { status: "memory_full" }
   | TextProblem;
 
@@ -121,6 +123,7 @@ export async function remember(
     // The fact it replaces is judged first (load → 404, allowed → 403), before anything is written.
     const old = input.replaces ? await checkReplaceable(writes, input.agentId, input.replaces) : null;
     if (old && old.verdict !== "allowed") return { status: "replace_refused", verdict: old.verdict };
+    if (old && !(await keepsAudience(writes, old.id, input))) return { status: "replace_widens" };
     if (allowed && !(await allowed(writes))) return { status: "not_allowed" };
     // A live fact replaced frees its place, unless the new one waits as a proposal: the old stays live until then.
     const room = old?.verdict === "allowed" && old.live && !input.proposal ? 1 : 0;

@@ -52,6 +52,7 @@ export const addFactAction = memoryAction(addFactInput, async (ctx, input): Prom
     case "not_allowed":
     // A person's Add names no fact to replace; the case is here for the switch to be whole.
     case "replace_refused":
+    case "replace_widens":
       return { status: "failed", message: "You can't keep a fact there." };
   }
 });
