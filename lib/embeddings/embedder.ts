@@ -11,6 +11,8 @@
  * OR REPLACE), so double work costs a request, never correctness.
  */
 import { readAll, writeTransaction, type Conn } from "@/db/client";
+import { pairByMeaning } from "@/lib/memory/look-alike-pairs";
+import { utcDay } from "@/lib/memory/rules";
 import { errorSummary, log } from "@/lib/ops/log";
 import { requestEmbeddings } from "./provider";
 import { embeddingsSettings, type EmbeddingsSettings } from "./settings";
@@ -31,6 +33,8 @@ const STORE_SQL = `INSERT OR REPLACE INTO fact_vectors (fact_id, model, embeddin
     SELECT id, ?, vector32(?), ? FROM facts WHERE id = ? AND body = ?
     RETURNING fact_id`;
 const DONE_SQL = "DELETE FROM fact_vectors_due WHERE fact_id = ?";
+// A fact with a vector already (of another model: a reindex) was paired when it first got one.
+const HAD_VECTOR_SQL = "SELECT 1 AS had FROM fact_vectors WHERE fact_id = ?";
 
 export type Batch = { status: "done"; picked: number; embedded: number } | { status: "failed"; reason: string };
 
@@ -45,9 +49,11 @@ export async function embedDueBatch(db: Conn, settings: EmbeddingsSettings, size
   );
   if (!answer.ok) return { status: "failed", reason: answer.reason };
   const madeAt = new Date().toISOString();
+  const today = utcDay();
   const embedded = await writeTransaction(db, async (writes) => {
     let stored = 0;
     for (const [i, fact] of due.entries()) {
+      const [had] = await writes.all<{ had: number }>(HAD_VECTOR_SQL, [fact.id]);
       const kept = await writes.all<{ fact_id: string }>(STORE_SQL, [
         settings.model,
         JSON.stringify(answer.vectors[i]),
@@ -57,6 +63,8 @@ export async function embedDueBatch(db: Conn, settings: EmbeddingsSettings, size
       ]);
       if (!kept.length) continue; // corrected (or purged) since it was read: still due, or gone
       await writes.run(DONE_SQL, [fact.id]);
+      // Look-alikes by meaning: only now does the new fact have a vector to compare (look-alike-pairs.ts).
+      if (!had) await pairByMeaning(writes, fact.id, settings.model, today);
       stored++;
     }
     return stored;

@@ -6,12 +6,15 @@
  * fact until someone replaces the older one, keeps both (the pair goes) or forgets
  * either (a forgotten fact's pairs are not shown; purging it cascades them away).
  *
- * Meaning (embeddings) is not used here: the new fact has no vector until the
- * embedder stores one, after the answer has left, so look-alikes are by words only.
+ * Meaning (embeddings) cannot be used at write time: the new fact has no vector until
+ * the embedder stores one, after the answer has left, so `similar` is by words only.
+ * Meaning pairs are added when the vector is stored (pairByMeaning, called by
+ * lib/embeddings/embedder.ts in the same transaction): the page may then say
+ * "Looks like …" for a paraphrase that shares few words; nothing more reaches the agent.
  */
 import { readAll, writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
 import { nowIso } from "@/lib/ids";
-import { LookAlikeIndex, type LookAlike } from "./look-alikes";
+import { LookAlikeIndex, MAX_LOOK_ALIKES, type LookAlike } from "./look-alikes";
 import { foldedWords, STOP_WORDS, termOf } from "./terms";
 import { recallable, type FactScope, type Place, type Scope } from "./rules";
 import { retireReplaced } from "./replace";
@@ -127,6 +130,69 @@ export async function pairLookAlikes(writes: Writes, fact: PairedFact, today: st
   const found = new LookAlikeIndex(shortlist).similarTo(fact.body);
   for (const alike of found) await writes.run(PAIR_SQL, [fact.id, alike.id, alike.score]);
   return found.map((alike) => ({ ...alike, proposedAt: proposed.get(alike.id) ?? null }));
+}
+
+/**
+ * How near two vectors must be (cosine similarity) to pair their facts by meaning.
+ * Embedding models put paraphrases of one claim at about 0.9–0.97 and facts that are
+ * merely on the same subject ("refunds need approval" / "refunds take five days")
+ * at about 0.7–0.88; a look-alike note on the page asks a person to act, so only
+ * restatements should fire, and 0.92 sits above the same-subject band. The test
+ * server's paraphrases ("Deploys …" / "Releases …") land at ~0.94, unrelated text below 0.8.
+ */
+export const MEANING_THRESHOLD = 0.92;
+
+/**
+ * The live, unexpired facts and proposals nearest a fact's stored vector, of its agent,
+ * workspace, scope and place, nearest first. Led by the fact's own row (its key), then
+ * facts_recall_idx by agent, scope and scope_ref: one branch's range, never another
+ * agent's facts. Never the fact itself nor one of the same normalised text (dedupe's
+ * twin). Parameters: model, fact id, today, today, model, max distance, limit.
+ */
+const NEAREST_BY_MEANING_SQL = `SELECT facts.id AS id, facts.created_at AS createdAt, me.created_at AS myCreatedAt,
+      me.id AS myId, vector_distance_cos(fv.embedding, me.embedding) AS distance
+    FROM (SELECT f.id, f.agent_id, f.workspace_id, f.scope, f.scope_ref, f.body_key, f.created_at, v.embedding
+        FROM facts f JOIN fact_vectors v ON v.fact_id = f.id AND v.model = ?
+        WHERE f.id = ? AND f.forgotten_at IS NULL AND (f.valid_until IS NULL OR f.valid_until >= ?)) me
+      CROSS JOIN facts INDEXED BY facts_recall_idx
+      CROSS JOIN fact_vectors fv ON fv.fact_id = facts.id
+    WHERE facts.agent_id = me.agent_id AND facts.scope = me.scope AND facts.scope_ref = me.scope_ref
+      AND facts.workspace_id = me.workspace_id AND facts.forgotten_at IS NULL AND ${UNEXPIRED_SQL}
+      AND facts.id <> me.id AND facts.body_key <> me.body_key
+      AND fv.model = ? AND length(fv.embedding) = length(me.embedding)
+      AND vector_distance_cos(fv.embedding, me.embedding) <= ?
+    ORDER BY distance, facts.id
+    LIMIT ?`;
+
+/** The meaning statement, for the test that shows its plan seeks the agent's own branch. */
+export const NEAREST_BY_MEANING_STATEMENT = NEAREST_BY_MEANING_SQL;
+
+/** A pair goes in once, newer fact first, unless it is already there either way round (a word pair keeps its score). */
+const MEANING_PAIR_SQL = `INSERT OR IGNORE INTO fact_look_alikes (fact_id, other_id, score)
+    SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM fact_look_alikes WHERE fact_id = ? AND other_id = ?)`;
+
+/**
+ * Pairs a fact whose vector of `model` was just stored with its nearest look-alikes by
+ * meaning (at most MAX_LOOK_ALIKES, at MEANING_THRESHOLD or nearer), in the embedder's
+ * write transaction. The newer fact of a pair is `fact_id`, as at write time, so
+ * "Replace the older one" retires the older. Returns how many pairs were added.
+ */
+export async function pairByMeaning(writes: Writes, factId: string, model: string, today: string): Promise<number> {
+  const near = await writes.all<{ id: string; createdAt: string; myCreatedAt: string; myId: string; distance: number | null }>(
+    NEAREST_BY_MEANING_SQL,
+    [model, factId, today, today, model, 1 - MEANING_THRESHOLD, MAX_LOOK_ALIKES],
+  );
+  let added = 0;
+  for (const row of near) {
+    if (row.distance === null) continue;
+    const mineIsNewer = row.myCreatedAt > row.createdAt || (row.myCreatedAt === row.createdAt && row.myId > row.id);
+    const [newer, older] = mineIsNewer ? [factId, row.id] : [row.id, factId];
+    const score = Math.round((1 - row.distance) * 1000) / 1000;
+    await writes.run(MEANING_PAIR_SQL, [newer, older, score, older, newer]);
+    const [changed] = await writes.all<{ n: number }>("SELECT changes() AS n", []);
+    added += Number(changed?.n ?? 0);
+  }
+  return added;
 }
 
 /**
