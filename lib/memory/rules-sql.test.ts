@@ -9,7 +9,7 @@ import { readAll, type SqlPart } from "@/db/client";
 import { seedDemo } from "@/db/seed";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
-import { agentMayForget, changeableBy, recallable, visibleTo, type Place, type Viewer } from "./rules";
+import { agentMayForget, changeableBy, recallable, shownTo, visibleTo, type Place, type Viewer } from "./rules";
 import {
   agentMayForgetSql,
   changeableSql,
@@ -17,6 +17,7 @@ import {
   ownerSql,
   readableChannelIdsSql,
   recallableSql,
+  shownSql,
   visibleSql,
   type ViewerRef,
 } from "./rules-sql";
@@ -191,6 +192,18 @@ describe("the SQL twins of the rules", () => {
       const expected = member ? ids(facts.filter((fact) => changeableBy(fact, viewerOf(who)))) : [];
       expect(await passing(changeableSql(who)), `${who.id} in ${who.workspaceId}`).toEqual(expected);
     }
+  });
+
+  it("shownSql is shownTo: a proposal only to those who may decide it, and a person outside the workspace sees nothing", async () => {
+    for (const { who, member } of everyone()) {
+      const expected = member ? ids(facts.filter((fact) => shownTo(fact, viewerOf(who)))) : [];
+      expect(await passing(shownSql(who)), `${who.id} in ${who.workspaceId}`).toEqual(expected);
+    }
+    // Max sees the workspace proposals' scope but may not decide them, so he is not shown them.
+    const max = { workspaceId: "acme", id: "max" };
+    const waiting = facts.filter((f) => f.proposedAt && !f.forgottenAt && f.scope === "workspace" && f.workspaceId === "acme");
+    expect(waiting.length).toBeGreaterThan(0);
+    expect((await passing(shownSql(max))).filter((id) => waiting.some((f) => f.id === id))).toEqual([]);
   });
 
   it("recallableSql is recallable, in every place, on the day asked", async () => {
