@@ -90,8 +90,9 @@ describe("addFactAction", () => {
     const { addFactAction } = await actions();
     signInAs("ana");
     const answer = await addFactAction(form({ ...ACME, text: INJECTION, scope: "channel", channel: "support", confirm: "true" }));
-    expect(answer).toEqual({ status: "success", message: "Scout will remember that." });
     const [kept, ...more] = await factWithBody(INJECTION);
+    // The answer names the kept fact, so the page can move focus to its card.
+    expect(answer).toEqual({ status: "success", message: "Scout will remember that.", factId: kept.id });
     expect(more).toEqual([]);
     expect(kept).toMatchObject({ scope: "channel", scopeRef: "support", pinned: true, createdBy: "ana" });
     expect(revalidatePath).toHaveBeenCalledWith("/w/acme/agents/scout/memory");
@@ -114,7 +115,7 @@ describe("addFactAction", () => {
   it("keeps ordinary facts in one step, and confirm on them changes nothing", async () => {
     const { addFactAction } = await actions();
     signInAs("ana");
-    expect(await addFactAction(form({ ...ACME, text: ORDINARY, scope: "person" }))).toEqual({
+    expect(await addFactAction(form({ ...ACME, text: ORDINARY, scope: "person" }))).toMatchObject({
       status: "success",
       message: "Scout will remember that.",
     });
