@@ -6,9 +6,9 @@ import { checkTriggers } from "./check";
 const t = tempDbForTests({ each: true });
 
 describe("checkTriggers", () => {
-  it("finds every trigger the migrations create: full-text search, recall's version counters, the vectors queue and new vectors", async () => {
+  it("finds every trigger the migrations create: full-text search, recall's version counters, the vectors queue and new vectors, word postings, webhook deliveries and replace intents", async () => {
     const result = await checkTriggers(t.db.$client);
-    expect(result).toEqual({ name: "triggers", ok: true, detail: "all 24 present" });
+    expect(result).toEqual({ name: "triggers", ok: true, detail: "all 25 present" });
   });
 
   it("names a trigger that went missing, as a rebuilt table would lose it", async () => {
