@@ -717,7 +717,10 @@ describe("random workspaces", () => {
           }
         }
       }),
-      { numRuns: 30 },
+      // A fixed seed whose sample shows facts of every scope (15 channel facts among them): with proposals
+      // and forgotten facts in the mix, some samples of 30 show no channel fact, and the coverage check below
+      // would then fail for the sample, not for a bug (seed 20261201 is one).
+      { numRuns: 30, seed: 7 },
     );
     expect(shown.workspace).toBeGreaterThan(0);
     expect(shown.channel).toBeGreaterThan(0);
