@@ -7,9 +7,16 @@
  *
  * Order per fact: a row waits while an earlier row of the same fact for the same
  * endpoint is still pending. Failures are retried with exponential backoff for 24
- * hours; a run of failures disables the endpoint with the reason. Delivery is at
- * least once: a sender killed after the receiver answered but before it recorded
- * so sends that row again, with the same `webhook-id`, so a receiver can drop it.
+ * hours; a run of failures disables the endpoint with the reason.
+ *
+ * What a crash (SIGKILL, power loss) can and cannot do. HTTP offers no exactly-once:
+ * a receiver may act on a POST whose answer never reaches us. So: no event is lost
+ * (the queue is in the database, and a dead sender's claims lapse); the only
+ * repeats are the rows that were in flight when the sender died — at most `batch`,
+ * since that is all it ever has out at once — each sent again with the same
+ * `webhook-id` and the same body bytes, newly signed. A receiver that drops ids it
+ * has seen (as Standard Webhooks asks) acts on each event exactly once. To keep
+ * that window small, an attempt is recorded as soon as the answer's status arrives.
  */
 import http from "node:http";
 import https from "node:https";
@@ -30,6 +37,7 @@ export type SenderOptions = {
   maxBackoffMs: number;
   /** How long a claim holds a row; after it, another sender may take the row. */
   holdMs: number;
+  /** Rows claimed at once, all sent in parallel: the most a crash can make us send twice. */
   batch: number;
 };
 
@@ -38,7 +46,7 @@ export const DEFAULT_OPTIONS: SenderOptions = {
   backoffMs: 5_000,
   maxBackoffMs: 4 * 60 * 60 * 1000,
   holdMs: 60_000,
-  batch: 20,
+  batch: 8,
 };
 
 type Claimed = {
@@ -84,7 +92,9 @@ export type Outcome = { ok: true; code: number } | { ok: false; code: number | n
 
 /**
  * One POST to `url`, to the address resolveTarget checked (never a second lookup),
- * following no redirect, within `timeoutMs`. The answer's body is read and dropped.
+ * following no redirect, within `timeoutMs`. The outcome is known from the status
+ * line; the answer's body is not waited for (a slow body would widen the window in
+ * which a crash makes a repeat) and is dropped with the connection.
  */
 export async function post(
   url: string,
@@ -117,13 +127,10 @@ export async function post(
       },
       (response) => {
         const code = response.statusCode ?? 0;
-        response.resume();
-        response.on("end", () => {
-          if (code >= 200 && code < 300) finish({ ok: true, code });
-          else if (code >= 300 && code < 400) finish({ ok: false, code, error: `answered ${code} (a redirect, which is not followed)` });
-          else finish({ ok: false, code, error: `answered ${code}` });
-        });
-        response.on("error", (error) => finish({ ok: false, code, error: errorSummary(error) }));
+        if (code >= 200 && code < 300) finish({ ok: true, code });
+        else if (code >= 300 && code < 400) finish({ ok: false, code, error: `answered ${code} (a redirect, which is not followed)` });
+        else finish({ ok: false, code, error: `answered ${code}` });
+        response.destroy();
       },
     );
     const timer = setTimeout(() => {
@@ -135,7 +142,12 @@ export async function post(
   });
 }
 
-/** The Standard Webhooks headers for one attempt: the id is the row's, the same on every attempt. */
+/**
+ * The Standard Webhooks headers for one attempt: the id is the row's, the same on
+ * every attempt. The timestamp is the attempt's (the event's own time is the body's
+ * `timestamp`, the same on every attempt): verifiers refuse a signature more than
+ * about 5 minutes old, and a retry may come hours later.
+ */
 export function signedHeaders(secret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
   return {
     "webhook-id": messageId,
