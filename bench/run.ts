@@ -49,7 +49,7 @@ export type SizeResult = {
   recallNothingKept: { health: LoadResult; recall: LoadResult };
   remember: LoadResult;
   page: PageResult;
-  /** Recall at c16 with and without 200 open live streams of the Memory page (#18). */
+  /** Recall at c16 with and without 200 open live streams of the Memory page (#18), told of a change twice a second. */
   streams?: StreamsResult;
   /** The server's RSS after warm-up and at the end, and after each phase on the way (MB). */
   rss: { afterWarmUpMb: number; afterMb: number; timeline: { after: string; mb: number }[] };
@@ -122,7 +122,8 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     const page = await measurePage(server.url, data, full ? 40 : 15);
     mark("Memory page");
     console.log(`[${size}] recall with and without 200 open live streams…`);
-    const streams = await measureStreams(server.url, data, requests, seconds, ROUNDS);
+    // Twice the rounds of the other loads: a ratio per round, and the phase's result is their median.
+    const streams = await measureStreams(server.url, data, requests, seconds / ROUNDS, 2 * ROUNDS, `${runId}-${size}`);
     const afterMb = mark("live streams");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);

@@ -3,6 +3,13 @@
  * with and without 200 live streams (…/memory/live) open on the server, signed in
  * as one person, in alternating slices so other work on the machine weighs on
  * both alike. The goal: recall keeps at least 90 % of its req/s with the streams.
+ *
+ * The streams are not idle: during every slice, with or without them, an agent
+ * remembers a fact every half second, so each stream is told "changed" about once
+ * a watcher tick — the fan-out is what streams cost. Each stream counts what it
+ * receives; a stream that hears nothing in a slice, or closes early, fails the run.
+ * The browsers that would refetch their page after each "changed" are not
+ * simulated: that is the Memory page's cost, measured on its own.
  */
 import http from "node:http";
 import type { BenchData } from "./generate";
@@ -10,14 +17,30 @@ import { combine, recall, type LoadResult } from "./load";
 import { signIn } from "./page";
 
 export const STREAMS = 200;
+const CHANGE_EVERY_MS = 500;
 
-export type StreamsResult = { streams: number; without: LoadResult; with: LoadResult; ratio: number };
+export type StreamsResult = {
+  streams: number;
+  without: LoadResult;
+  with: LoadResult;
+  /** Median of the per-round ratios (with / without, the two slices of a round run back to back). */
+  ratio: number;
+  /** Each round's ratio, in order: their spread is the measurement's noise. */
+  ratios: number[];
+  /** The fewest "changed" events one stream received in one slice, and the mean per stream per slice. */
+  events: { min: number; mean: number };
+  /** Facts remembered during the phase (the changes the streams were told of). */
+  changes: number;
+};
 
-type Open = { close: () => void };
+type Open = { events: () => number; closedEarly: () => boolean; close: () => void };
 
-/** One live stream, resolved once its first bytes (the retry line) arrive. */
+/** One live stream, resolved once its first bytes (the retry line) arrive; it counts the "changed" events it receives. */
 function openStream(url: URL, cookie: string): Promise<Open> {
   return new Promise((resolve, reject) => {
+    let events = 0;
+    let closing = false;
+    let closedEarly = false;
     const request = http.get(
       { host: url.hostname, port: url.port, path: url.pathname, headers: { cookie, accept: "text/event-stream" }, agent: false },
       (response) => {
@@ -26,10 +49,16 @@ function openStream(url: URL, cookie: string): Promise<Open> {
           reject(new Error(`the live stream answered ${response.statusCode}`));
           return;
         }
-        response.once("data", () => resolve({ close: () => request.destroy() }));
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          events += chunk.split("event: changed").length - 1;
+          resolve({ events: () => events, closedEarly: () => closedEarly, close: () => ((closing = true), request.destroy()) });
+        });
+        response.on("close", () => (closedEarly ||= !closing));
         response.on("error", () => undefined);
       },
     );
+    // Once resolved, a later error only marks the stream closed (reject is then a no-op).
     request.on("error", reject);
   });
 }
@@ -43,32 +72,89 @@ async function openStreams(url: URL, cookie: string, n: number): Promise<Open[]>
   return open;
 }
 
+/** An agent remembering a fact every CHANGE_EVERY_MS, through the API, until stopped; stop() answers how many. */
+function changes(url: string, data: BenchData, run: string): { stop: () => Promise<number> } {
+  const { agent, places } = data.rememberers[0];
+  let n = 0;
+  let failed: Error | null = null;
+  const sent: Promise<void>[] = [];
+  const timer = setInterval(() => {
+    const place = places[n % places.length];
+    const i = n++;
+    const body = { channel: place.channel, asker: place.asker ?? undefined, fact: `Live bench ${run} change ${i}: the deploy of ${i % 11} finished` };
+    sent.push(
+      fetch(`${url}/api/v1/memories`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${agent.key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          if (!response.ok) failed ??= new Error(`remember for the live streams answered ${response.status}`);
+        },
+        (error: Error) => void (failed ??= error),
+      ),
+    );
+  }, CHANGE_EVERY_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(sent);
+      if (failed) throw failed;
+      return n;
+    },
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 export async function measureStreams(
   url: string,
   data: BenchData,
   requests: Parameters<typeof recall>[1],
-  seconds: number,
+  sliceSeconds: number,
   rounds: number,
+  run: string,
 ): Promise<StreamsResult> {
   const cookie = await signIn(url, data.page.email, data.page.password);
-  const live = new URL(`${url}/w/${data.page.workspaceId}/agents/${data.page.full}/memory/live`);
+  // The streams follow the agent that the changes go to.
+  const live = new URL(`${url}/w/${data.page.workspaceId}/agents/${data.rememberers[0].agent.handle}/memory/live`);
   const without: LoadResult[] = [];
   const withStreams: LoadResult[] = [];
-  const measureWith = async () => {
-    const open = await openStreams(live, cookie, STREAMS);
-    try {
-      withStreams.push(await recall(url, requests, 16, seconds / rounds));
-    } finally {
-      for (const stream of open) stream.close();
+  const perStream: number[] = [];
+  const changing = changes(url, data, run);
+  let changed = 0;
+  try {
+    const measureWith = async () => {
+      const open = await openStreams(live, cookie, STREAMS);
+      try {
+        const before = open.map((stream) => stream.events());
+        withStreams.push(await recall(url, requests, 16, sliceSeconds));
+        const heard = open.map((stream, i) => stream.events() - before[i]);
+        if (open.some((stream) => stream.closedEarly())) throw new Error("a live stream closed during the slice");
+        if (Math.min(...heard) === 0) throw new Error("a live stream heard no change during the slice");
+        perStream.push(...heard);
+      } finally {
+        for (const stream of open) stream.close();
+      }
+    };
+    // Which goes first alternates too: a slice right after another phase, or after opening 200 streams, runs on a differently warm server.
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2) await measureWith();
+      without.push(await recall(url, requests, 16, sliceSeconds));
+      if (!(round % 2)) await measureWith();
     }
-  };
-  // Which goes first alternates too: a slice right after another phase, or after opening 200 streams, runs on a differently warm server.
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2) await measureWith();
-    without.push(await recall(url, requests, 16, seconds / rounds));
-    if (!(round % 2)) await measureWith();
+  } finally {
+    changed = await changing.stop();
   }
-  const a = combine(without);
-  const b = combine(withStreams);
-  return { streams: STREAMS, without: a, with: b, ratio: Math.round((b.rps / a.rps) * 100) / 100 };
+  const ratios = without.map((slice, i) => Math.round((withStreams[i].rps / slice.rps) * 100) / 100);
+  return {
+    streams: STREAMS,
+    without: combine(without),
+    with: combine(withStreams),
+    ratio: median(ratios),
+    ratios,
+    events: { min: Math.min(...perStream), mean: Math.round((perStream.reduce((a, b) => a + b, 0) / perStream.length) * 10) / 10 },
+    changes: changed,
+  };
 }
