@@ -2,7 +2,7 @@
  * The Memory page with many facts (issue #17): one name per scope on every
  * surface, the recall limit marked in the place a person looks at, a "Just you"
  * fact that reaches no place warned about, paging ("26–50 of 51", focus on the
- * group's heading), and the keyboard shortcuts. Ana's DM
+ * group's heading), the sort by most recalled, and the keyboard shortcuts. Ana's DM
  * gets 50 more facts (more than the 40 recalled), so this spec runs its own
  * server on a database of its own, seeded with the demo (servers.ts).
  */
@@ -28,7 +28,8 @@ let server: Server;
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   const file = path.join(mkdtempSync(path.join(tmpdir(), "mnemo-lists-")), "mnemo.db");
-  server = startServer(PORT, file, { MNEMO_DEMO: "1", LOG_LEVEL: "warn" });
+  // Recall counts written within 100 ms, so the sort by most recalled sees them without a wait worth the name.
+  server = startServer(PORT, file, { MNEMO_DEMO: "1", LOG_LEVEL: "warn", MNEMO_USAGE_FLUSH_MS: "100" });
   await waitUntilReady(server);
   // One at a time, so each is newer than the last: the 40 recalled are the 39 newest and the pinned one.
   for (const fact of ANAS) {
@@ -161,4 +162,60 @@ test("shortcuts: / searches, n remembers, ? lists them; none fire while typing",
   await ana.getByRole("link", { name: "Skip to Remember a fact" }).focus();
   await ana.keyboard.press("Enter");
   await expect(fact).toBeFocused();
+});
+
+/** The texts of a group's cards, in the order shown. */
+const cardTexts = (page: Page, title: string) =>
+  page
+    .getByRole("list", { name: `${title} facts` })
+    .locator(":scope > li")
+    .evaluateAll((items) => items.map((li) => document.getElementById(li.getAttribute("aria-labelledby") ?? "")?.textContent ?? ""));
+
+test("sort by most recalled: chosen by keyboard, kept in the URL, announced, and paged without a fact lost or shown twice", async ({ browser }) => {
+  // Ana asks Scout about Portuguese three times in her DM: her preference (beyond the 40 newest) is recalled each time.
+  for (let i = 0; i < 3; i++) {
+    const asked = await call(PORT, "GET", "/api/v1/recall?channel=dm-ana&asker=ana&q=Portuguese&limit=2");
+    expect("body" in asked ? asked.body : "").toContain(DEMO_FACTS.anaPerson);
+  }
+  const ana = await signIn(browser, "ana@acme.test");
+  // The counts reach the database within the flush interval: wait for them, not for a time.
+  await expect(async () => {
+    await ana.goto(`${MEMORY}?sort=recalled&scope=person`);
+    expect((await cardTexts(ana, "Just you"))[0]).toBe(DEMO_FACTS.anaPerson);
+  }).toPass();
+
+  await ana.goto(MEMORY);
+  expect((await cardTexts(ana, "Just you"))[0]).toBe(ANAS[49]);
+  const sort = ana.getByLabel("Sort", { exact: true });
+  await expect(sort).toHaveValue("");
+  await sort.focus();
+  await sort.selectOption("recalled");
+  await ana.keyboard.press("Tab");
+  await expect(ana.getByRole("button", { name: "Apply" })).toBeFocused();
+  await ana.keyboard.press("Enter");
+  await expect(ana).toHaveURL(/[?&]sort=recalled(&|$)/);
+  // Focus on the results, and the order said politely.
+  await expect(ana.locator("[data-results-heading]").first()).toBeFocused();
+  await expect(ana.getByRole("status").filter({ hasText: "Most recalled facts first." })).toHaveCount(1);
+  await expect(ana.getByLabel("Sort", { exact: true })).toHaveValue("recalled");
+
+  // Her 51 Just you facts, most recalled first, over three pages that keep the sort and the place.
+  const justYou = ana.locator("#group-person-heading");
+  const pages = ana.getByRole("navigation", { name: "Just you pages" });
+  const seen = await cardTexts(ana, "Just you");
+  expect(seen[0]).toBe(DEMO_FACTS.anaPerson);
+  await expect(card(ana, DEMO_FACTS.anaPerson)).toContainText("Recalled 3 times");
+  await expect(justYou.locator("[data-range]")).toHaveText("1–25 of 51");
+  await pages.getByRole("link", { name: "Less recalled facts →" }).click();
+  await expect(justYou.locator("[data-range]")).toHaveText("26–50 of 51");
+  await expect(justYou).toBeFocused();
+  await expect(ana).toHaveURL(/[?&]sort=recalled(&|$)/);
+  seen.push(...(await cardTexts(ana, "Just you")));
+  await pages.getByRole("link", { name: "Less recalled facts →" }).click();
+  await expect(justYou.locator("[data-range]")).toHaveText("51–51 of 51");
+  seen.push(...(await cardTexts(ana, "Just you")));
+  expect(seen).toHaveLength(51);
+  expect(new Set(seen)).toEqual(new Set([DEMO_FACTS.anaPerson, ...ANAS]));
+  await pages.getByRole("link", { name: "← Most recalled facts" }).click();
+  await expect(justYou.locator("[data-range]")).toHaveText("1–25 of 51");
 });

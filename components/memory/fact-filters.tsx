@@ -7,8 +7,8 @@ import { NOT_RECALLED_RECENTLY, RECENT_RECALL_DAYS, type MemoryPageParams } from
 const selectClass = "min-h-10 rounded-md border border-slate-300 bg-white px-2 text-sm";
 
 /**
- * Search and filters as a plain GET form: the URL keeps them, so a filtered view
- * can be shared and the back button works, with or without JavaScript.
+ * Search, filters and sort as a plain GET form: the URL keeps them, so a filtered
+ * or sorted view can be shared and the back button works, with or without JavaScript.
  */
 export function FactFilters({
   params,
@@ -74,6 +74,12 @@ export function FactFilters({
         <Select id="filter-recalled" label="Recalled" name="recalled" value={params.recalled}>
           <option value="">Any time or never</option>
           <option value={NOT_RECALLED_RECENTLY}>Not in {RECENT_RECALL_DAYS} days</option>
+        </Select>
+        {/* Newest first is the default and leaves the URL clean (an empty field is dropped). */}
+        <Select id="filter-sort" label="Sort" name="sort" value={params.sort === "newest" ? "" : params.sort}>
+          <option value="">Newest first</option>
+          <option value="oldest">Oldest first</option>
+          <option value="recalled">Most recalled first</option>
         </Select>
       </div>
       <div className="flex items-center gap-3">

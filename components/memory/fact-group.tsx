@@ -9,12 +9,24 @@ export type FactGroupProps = {
   facts: FactView[];
   olderHref: string | null;
   newestHref: string | null;
+  /** The paging links' words in the list's order (older, newer, less recalled…); newest-first's by default. */
+  pageWords?: { next: string; first: string };
   /** Where this page sits in the group ("26–50 of 92"), when the group has more than one page. */
   range?: { from: number; to: number } | null;
 };
 
 /** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
-export function FactGroup({ id, title, description, count, facts, olderHref, newestHref, range = null }: FactGroupProps) {
+export function FactGroup({
+  id,
+  title,
+  description,
+  count,
+  facts,
+  olderHref,
+  newestHref,
+  range = null,
+  pageWords = { next: "Older facts →", first: "← Newest facts" },
+}: FactGroupProps) {
   return (
     <section aria-labelledby={`${id}-heading`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-baseline gap-x-3">
@@ -43,12 +55,12 @@ export function FactGroup({ id, title, description, count, facts, olderHref, new
         <nav aria-label={`${title} pages`} className="flex gap-4 text-sm">
           {newestHref ? (
             <PageLink href={newestHref} headingId={`${id}-heading`}>
-              ← Newest facts
+              {pageWords.first}
             </PageLink>
           ) : null}
           {olderHref ? (
             <PageLink href={olderHref} headingId={`${id}-heading`}>
-              Older facts →
+              {pageWords.next}
             </PageLink>
           ) : null}
         </nav>

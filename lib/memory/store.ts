@@ -10,6 +10,7 @@ import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } 
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, shownSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
+import { encodeCursor, keysetSql, orderBySql, type Cursor, type FactOrder } from "./fact-order";
 
 export type { StoredFact } from "./fact-columns";
 /**
@@ -83,32 +84,8 @@ export async function recallableCount(db: Conn, agentId: string, place: Place, t
   return Number(row?.n ?? 0);
 }
 
-/** Where a listing resumes: the last fact of the previous page, in recall order. */
-export type Cursor = { pinned: boolean; updatedAt: string; id: string };
-
-export function encodeCursor(fact: Pick<StoredFact, "pinned" | "updatedAt" | "id">): string {
-  return Buffer.from(JSON.stringify([fact.pinned ? 1 : 0, fact.updatedAt, fact.id])).toString("base64url");
-}
-
-/** A cursor from a URL, or null when it is not one of ours (a bad cursor starts from the top). */
-export function decodeCursor(value: string | null | undefined): Cursor | null {
-  if (!value) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 3 &&
-      (parsed[0] === 0 || parsed[0] === 1) &&
-      typeof parsed[1] === "string" &&
-      typeof parsed[2] === "string"
-    ) {
-      return { pinned: parsed[0] === 1, updatedAt: parsed[1], id: parsed[2] };
-    }
-  } catch {
-    // fall through: not a cursor we made
-  }
-  return null;
-}
+// Orders and their keyset cursors live in fact-order.ts; the Memory page and tests reach them here too.
+export { decodeCursor, encodeCursor, FACT_ORDERS, type Cursor, type FactOrder } from "./fact-order";
 
 export const PAGE_SIZE = 25;
 
@@ -130,6 +107,9 @@ export type FactFilters = {
 };
 
 export type ListOptions = FactFilters & {
+  /** Recall order ("newest") unless another is asked for. */
+  order?: FactOrder;
+  /** A cursor of the same order; one of another order is ignored (the list starts from the top). */
   after?: Cursor | null;
   limit?: number;
 };
@@ -169,8 +149,9 @@ function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilte
 }
 
 /**
- * One page of the live facts of an agent this person may see, in recall order,
- * with visibility in the WHERE clause and keyset pagination: exact at any size.
+ * One page of the live facts of an agent this person may see, in the order asked
+ * (recall order by default), with visibility in the WHERE clause and keyset
+ * pagination: exact at any size.
  */
 export async function listVisibleFacts(
   db: Conn,
@@ -179,11 +160,9 @@ export async function listVisibleFacts(
   options: ListOptions = {},
 ): Promise<{ facts: ListedFact[]; next: string | null }> {
   const limit = options.limit ?? PAGE_SIZE;
+  const order = options.order ?? "newest";
   const conditions = visibleLiveFacts(viewer, agentId, options);
-  if (options.after) {
-    const { pinned, updatedAt, id } = options.after;
-    conditions.push({ text: "(facts.pinned, facts.updated_at, facts.id) < (?, ?, ?)", args: [pinned ? 1 : 0, updatedAt, id] });
-  }
+  if (options.after?.order === order) conditions.push(keysetSql(options.after));
   const where = allOf(conditions);
   const rows = await readAll<FactColumnsRow & Pick<ListedFact, "createdByName" | "recalledCount" | "lastRecalledAt">>(
     db,
@@ -193,11 +172,11 @@ export async function listVisibleFacts(
       LEFT JOIN users ON facts.created_by_kind = 'user' AND users.id = facts.created_by
       LEFT JOIN fact_usage usage ON usage.fact_id = facts.id
       WHERE ${where.text}
-      ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC LIMIT ?`,
+      ORDER BY ${orderBySql(order)} LIMIT ?`,
     [...where.args, limit + 1],
   );
   const page = rows.slice(0, limit).map((row) => ({ ...storedFact(row), recalledCount: Number(row.recalledCount) }));
-  return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return { facts: page, next: rows.length > limit ? encodeCursor(page[page.length - 1], order) : null };
 }
 
 /** How many live facts of each scope this person may see (with the same filters as the list). */
@@ -220,7 +199,7 @@ export async function countVisibleFacts(
 
 /**
  * How many of the facts a listing shows come before `after` and include it (same
- * view, same order): the page after it starts at this plus one ("26–50 of 92").
+ * view, the cursor's order): the page after it starts at this plus one ("26–50 of 92").
  */
 export async function countVisibleThrough(
   db: Conn,
@@ -230,10 +209,7 @@ export async function countVisibleThrough(
   after: Cursor,
 ): Promise<number> {
   const conditions = visibleLiveFacts(viewer, agentId, filters);
-  conditions.push({
-    text: "(facts.pinned, facts.updated_at, facts.id) >= (?, ?, ?)",
-    args: [after.pinned ? 1 : 0, after.updatedAt, after.id],
-  });
+  conditions.push(keysetSql(after, true));
   const where = allOf(conditions);
   const [row] = await readAll<{ n: number }>(db, `SELECT count(*) AS n FROM facts WHERE ${where.text}`, where.args);
   return Number(row?.n ?? 0);

@@ -3,6 +3,7 @@
  * server actions' inputs. Forms send strings, so numbers and booleans are coerced.
  */
 import { z } from "zod";
+import { FACT_ORDERS } from "@/lib/memory/fact-order";
 import { MAX_FACT, MAX_VALID_YEARS, utcDay, validUntilProblem } from "@/lib/memory/rules";
 import { MAX_BUDGET, MAX_QUESTION } from "./agent-api";
 
@@ -99,6 +100,8 @@ export const memoryPageParams = z.object({
   source: z.enum(["message", "session", "person"]).optional().catch(undefined),
   /** "Not recalled in 30 days" (never recalled included). */
   recalled: z.enum([NOT_RECALLED_RECENTLY]).optional().catch(undefined),
+  /** The list's order (fact-order.ts); left out, newest (recall order). */
+  sort: z.enum(FACT_ORDERS).optional().catch(undefined),
   preview: z.string().max(200).optional().catch(undefined),
   // The preview's question and budget as typed: checked by recallPreviewInput, so a bad one is shown back with its message.
   // Cut at 10,000 characters (past any valid question) rather than dropped, so an overlong one still gets its message.

@@ -30,6 +30,7 @@ import {
   recall,
   recallableCount,
   type FactFilters,
+  type FactOrder,
   type ListedFact,
   type StoredFact,
 } from "@/lib/memory/store";
@@ -47,6 +48,13 @@ const GROUPS: { scope: Scope; id: string; description: string }[] = [
   { scope: "channel", id: "group-channel", description: "Recalled only in their channel." },
   { scope: "person", id: "group-person", description: "Recalled only in your DM." },
 ];
+
+/** The paging links' words in each order: where the next page goes, and back to the first. */
+const PAGE_WORDS: Record<FactOrder, { next: string; first: string }> = {
+  newest: { next: "Older facts →", first: "← Newest facts" },
+  oldest: { next: "Newer facts →", first: "← Oldest facts" },
+  recalled: { next: "Less recalled facts →", first: "← Most recalled facts" },
+};
 
 /** One group as the page shows it: its count, one page of facts, and the links to page through it. */
 export type FactGroupView = FactGroupProps & { scope: Scope };
@@ -173,6 +181,8 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   };
 
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
+  // The sort only orders what the filters allow (fact-order.ts); each group pages in it.
+  const order: FactOrder = query.sort ?? "newest";
   const labels = new Map(channels.map((c) => [c.id, c.label]));
   const ownDm = channels.find((c) => c.isOwnDm) ?? null;
   // The recall limit is marked for the place the person is looking at: the channel filtered on, else their own DM.
@@ -184,7 +194,8 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
         listVisibleFacts(db, viewer, agent.id, {
           ...filters,
           scope: group.scope,
-          after: decodeCursor(query[`after_${group.scope}`]),
+          order,
+          after: decodeCursor(query[`after_${group.scope}`], order),
         }),
       ),
     ),
@@ -204,7 +215,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   // Where each group's page starts: after the facts up to its cursor (0 on the first page).
   const starts = await Promise.all(
     groups.map((group) => {
-      const after = decodeCursor(query[`after_${group.scope}`]);
+      const after = decodeCursor(query[`after_${group.scope}`], order);
       return after ? countVisibleThrough(db, viewer, agent.id, { ...filters, scope: group.scope }, after) : 0;
     }),
   );
@@ -247,6 +258,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
           changedBy: lastActors.get(fact.id) ?? null,
         })),
         olderHref: page.next ? hrefWith(base, query, { [cursor]: page.next }) : null,
+        pageWords: PAGE_WORDS[order],
         range:
           page.next || query[cursor] ? { from: starts[i] + 1, to: starts[i] + page.facts.length } : null,
         newestHref: query[cursor] ? hrefWith(base, query, { [cursor]: undefined }) : null,

@@ -13,6 +13,7 @@ import { ToastProvider } from "@/components/ui/toast";
 import { getDb } from "@/db";
 import { requireMemberAndAgent } from "@/lib/auth/session";
 import { liveVersionOf } from "@/lib/live/memory-watcher";
+import type { FactOrder } from "@/lib/memory/fact-order";
 import { firstValues, memoryPageParams } from "@/lib/validation/memory";
 import {
   addFactAction,
@@ -89,7 +90,9 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                 <Inbox proposals={page.proposals} actions={inboxActions} />
                 {/* Outside the keyed filters, so it stays in place and a search's result is read out politely. */}
                 <p role="status" className="sr-only">
-                  {searching ? matchWords(page.groups.reduce((sum, group) => sum + group.count, 0), query.q) : ""}
+                  {[searching ? matchWords(page.groups.reduce((sum, group) => sum + group.count, 0), query.q) : "", SORT_WORDS[query.sort ?? "newest"]]
+                    .filter(Boolean)
+                    .join(" ")}
                 </p>
                 {nothingYet ? (
                   <section aria-labelledby="empty-heading" className="rounded-lg border border-dashed border-slate-300 bg-white p-6">
@@ -105,7 +108,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                   <>
                   <FactFilters
                     // A new form for new parameters: its fields show the URL's values after back and forward too.
-                    key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled])}
+                    key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled, query.sort])}
                     params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} clearHref={page.base} />
                   {page.groups.map((group) => (
                     <FactGroup key={group.scope} {...group} />
@@ -138,6 +141,9 @@ export default async function MemoryPage({ params, searchParams }: Props) {
     </MemoryProvider>
   );
 }
+
+/** The order a sort put the lists in, said once it applies (the default is the page as it opened: nothing to say). */
+const SORT_WORDS: Record<FactOrder, string> = { newest: "", oldest: "Oldest facts first.", recalled: "Most recalled facts first." };
 
 /** "3 facts match “refund”." — what a search or filter found, for the status region. */
 function matchWords(count: number, q: string | undefined): string {
