@@ -17,8 +17,16 @@ export function changedEvent(version: LiveVersion): string {
   return `id: ${version}\nevent: changed\ndata: changed\n\n`;
 }
 
-/** A stream for one open page; it ends when the browser goes away or the watcher says the person may no longer look. */
-export function liveStream(watcher: MemoryWatcher, stream: StreamFor, signal: AbortSignal): ReadableStream<Uint8Array> {
+/**
+ * A stream for one open page; it ends when the browser goes away or the watcher says the person may no longer look.
+ * `heartbeatMs` is shorter only in tests (a proxy's idle timeout of a second instead of a minute).
+ */
+export function liveStream(
+  watcher: MemoryWatcher,
+  stream: StreamFor,
+  signal: AbortSignal,
+  heartbeatMs: number = HEARTBEAT_MS,
+): ReadableStream<Uint8Array> {
   let stop = () => {};
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -53,7 +61,7 @@ export function liveStream(watcher: MemoryWatcher, stream: StreamFor, signal: Ab
           close();
         },
         tick: (now) => {
-          if (now - lastWrite >= HEARTBEAT_MS) write(": heartbeat\n\n");
+          if (now - lastWrite >= heartbeatMs) write(": heartbeat\n\n");
         },
       });
       stop = close;
