@@ -74,7 +74,8 @@ export async function recallRanked(
     matches = matched.filter((seq) => hits.get(seq)!.score >= edge);
   }
   const newest = Math.max(0, walk - matched.length);
-  const want = { all: !!options.explain, matches, matched, nearest: nearest?.map(({ id }) => id) ?? [], newest };
+  const nearestIds = nearest?.map(({ id }) => id) ?? [];
+  const want = { all: !!options.explain, matches, matched, nearest: nearestIds, newest, newestDepth: walk + nearestIds.length };
   const { facts, seqOf } = await readCandidates(db, agentId, place, branches, want, today, options.version);
 
   const words = hits && new Map<StoredFact, WordHit>();

@@ -8,8 +8,9 @@
  *
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
- * count and length, and its vocabulary (for the typo rule, needed only for words
- * nobody knows), are kept per agent memory version and UTC day, the versions the recall cache trusts
+ * count and length, its vocabulary (which of a question's terms to read at all, and the
+ * typo rule's neighbours) and its postings of the terms asked are kept per agent memory
+ * version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
 import { readAll, type Conn } from "@/db/client";
@@ -32,12 +33,12 @@ const STATS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, c
   FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term = ''
   WHERE ${branchesIn(n)} AND ${USABLE} GROUP BY b.id`;
 
-/** The place's postings of some terms (a JSON array). */
-const POSTINGS_SQL = (n: number) => `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
+/** The place's postings of some terms (a JSON array), with the branch each is of. */
+const POSTINGS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
   FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term IN (SELECT value FROM json_each(?))
   WHERE ${branchesIn(n)} AND ${USABLE}`;
 
-/** One branch's distinct terms, for the typo rule. */
+/** One branch's distinct terms. */
 const VOCABULARY_SQL = `SELECT DISTINCT p.term AS term
   FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id
   WHERE b.agent_id = ? AND b.workspace_id = ? AND b.scope = ? AND b.scope_ref = ? AND p.term <> '' AND ${USABLE}`;
@@ -48,9 +49,9 @@ const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranc
   ...branches.flatMap((branch) => [branch.scope, branch.ref]),
 ];
 
-/** What a vocabulary costs in memory, roughly: its terms' strings and the array (a branch's few thousand words). */
-const BYTES_PER_TERM = 64;
-/** Vocabularies kept per database: only words nobody knows read them, so a small budget serves. */
+/** What a vocabulary costs in memory, roughly: its terms' strings, the array and the set (a branch's few thousand words). */
+const BYTES_PER_TERM = 96;
+/** Vocabularies kept per database. */
 const VOCABULARY_BUDGET = 32 * 2 ** 20;
 
 type BranchStats = { n: number; total: number };
@@ -91,6 +92,21 @@ async function placeStats(
     sum.total += stats.total;
   }
   return sum;
+}
+
+/** What a kept posting list costs in memory, roughly: the entry and key, and each posting's object. */
+const BYTES_PER_POSTING_LIST = 160;
+const BYTES_PER_POSTING = 48;
+/**
+ * Postings kept per branch and term: the words people ask about in a place recur
+ * (its subjects, its people, its tools), and a list kept is a list not read again
+ * row by row. A term no fact here has is kept too, as an empty list. Any change to
+ * the agent's facts changes the version, and the day is part of it (expiry).
+ */
+const POSTINGS_BUDGET = 16 * 2 ** 20;
+
+function postingsCache(db: Conn): VersionedCache<readonly Posting[]> {
+  return cacheFor("mnemoRecallPostings", db, () => new VersionedCache<readonly Posting[]>(POSTINGS_BUDGET));
 }
 
 function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
@@ -137,28 +153,65 @@ export async function placePostings(
 ): Promise<PlacePostings> {
   const args = placeArgs(agentId, place, branches);
   const byTerm = new Map<string, Posting[]>();
+  const add = (term: string, postings: readonly Posting[]) => {
+    if (!postings.length) return;
+    const list = byTerm.get(term);
+    if (list) list.push(...postings);
+    else byTerm.set(term, [...postings]);
+  };
+  const cache = version === undefined ? null : postingsCache(db);
+  const keptAt = `${version}\n${today}`;
+  const keys = branches.map((branch) => branchKey(agentId, place, branch));
   const read = async (terms: readonly string[]) => {
-    if (!terms.length) return;
-    const rows = await readAll<{ term: string } & Posting>(db, POSTINGS_SQL(branches.length), [JSON.stringify(terms), ...args, today]);
-    for (const { term, fact, tf, length } of rows) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
+    // Each branch's kept postings of a term serve as they are; only the terms some branch lacks are read.
+    const missing = new Set<string>();
+    const lacking = keys.map(() => new Set<string>());
+    for (const term of terms) {
+      keys.forEach((key, i) => {
+        const kept = cache?.get(`${key}\n${term}`, keptAt);
+        if (kept) add(term, kept);
+        else {
+          lacking[i].add(term);
+          missing.add(term);
+        }
+      });
+    }
+    if (!missing.size) return;
+    const rows = await readAll<{ scope: string; ref: string; term: string } & Posting>(db, POSTINGS_SQL(branches.length), [
+      JSON.stringify([...missing]),
+      ...args,
+      today,
+    ]);
+    const read = keys.map(() => new Map<string, Posting[]>());
+    for (const { scope, ref, term, fact, tf, length } of rows) {
+      const i = branches.findIndex((branch) => branch.scope === scope && branch.ref === ref);
+      if (i < 0 || !lacking[i].has(term)) continue; // kept already, and added above
+      let list = read[i].get(term);
+      if (!list) read[i].set(term, (list = []));
       list.push({ fact, tf, length });
     }
+    keys.forEach((key, i) => {
+      for (const term of lacking[i]) {
+        const postings = read[i].get(term) ?? [];
+        add(term, postings);
+        cache?.set(`${key}\n${term}`, keptAt, postings, BYTES_PER_POSTING_LIST + postings.length * BYTES_PER_POSTING);
+      }
+    });
   };
-  const [stats] = await Promise.all([
+  // A branch's vocabulary is kept with its statistics: WordNet offers a dozen other words per question, and
+  // reading only the terms the place has saves a seek per other term and branch on every question.
+  const [stats, vocabularies] = await Promise.all([
     placeStats(db, agentId, place, branches, version, today),
-    read(question.length ? termsToRead(question, words) : []),
+    question.length ? Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today))) : [],
   ]);
+  const has = (term: string) => vocabularies.some((vocabulary) => vocabulary.has(term));
+  await read(question.length ? termsToRead(question, words).filter(has) : []);
 
-  // Typos: only words the place and WordNet both miss look at the vocabulary.
+  // Typos: only words the place and WordNet both miss look for their neighbours.
   const unknown = mayBeTypos(
-    question.filter(({ term }) => !byTerm.has(term)),
+    question.filter(({ term }) => !has(term)),
     words,
   );
-  const vocabularies = unknown.length
-    ? await Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today)))
-    : [];
   const near = (term: string, most: number) => {
     const found = new Map<string, number>();
     for (const vocabulary of vocabularies) for (const [other, distance] of vocabulary.near(term, most)) found.set(other, distance);
@@ -202,14 +255,13 @@ const BY_ID_SQL = (n: number) =>
   `SELECT ${WITH_SEQ} FROM json_each(?) j CROSS JOIN facts ON facts.id = j.value WHERE ${anyBranch(n)}`;
 
 /**
- * The newest unpinned facts of each branch that are not matches (seqs and ids as JSON arrays), off
- * facts_recall_idx in its order: the recency fill. Parameters per branch: branchArgs, seqs, ids, limit.
+ * The newest unpinned facts of each branch, off facts_recall_idx in its order: the
+ * recency fill. Parameters per branch: branchArgs, limit.
  */
 const NEWEST_SQL = (n: number) =>
   Array(n)
     .fill(
       `SELECT * FROM (SELECT ${WITH_SEQ} FROM facts WHERE ${BRANCH_WHERE} AND pinned = 0
-        AND facts.seq NOT IN (SELECT value FROM json_each(?)) AND facts.id NOT IN (SELECT value FROM json_each(?))
         ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?)`,
     )
     .join(" UNION ALL ");
@@ -225,6 +277,12 @@ export type FactsToRead = {
   nearest: readonly string[];
   /** How many of the newest non-matching facts per branch the fill may need; 0 reads none. */
   newest: number;
+  /**
+   * How deep each branch's recency list is read: deep enough that leaving out the
+   * matches and the nearest still leaves `newest` (the answer's walk, plus the nearest).
+   * The same for every question of a place, so the list is kept and read once.
+   */
+  newestDepth: number;
 };
 
 /**
@@ -235,7 +293,7 @@ export type FactsToRead = {
  * fact); any change to the agent's facts changes the version, and the rule is checked
  * again for every fact on its way to the answer (ranking.ts).
  */
-type KeptRows = { bySeq: Map<number, StoredFact>; pinned: Map<string, number[]> };
+type KeptRows = { bySeq: Map<number, StoredFact>; pinned: Map<string, number[]>; newest: Map<string, number[]> };
 /** What a kept row costs in memory, roughly: its object and strings. */
 const BYTES_PER_ROW = 1024;
 const ROWS_BUDGET = 32 * 2 ** 20;
@@ -260,7 +318,7 @@ export async function readCandidates(
   const cache = version === undefined || want.all ? null : rowsCache(db);
   const key = `${agentId}\n${place.workspaceId}`;
   const keptAt = `${version}\n${today}`;
-  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map() };
+  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map() };
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
 
   const bySeq = new Map<number, StoredFact>();
@@ -270,15 +328,21 @@ export async function readCandidates(
     bySeq.set(seq, fact);
     seqOf.set(fact, seq);
   };
-  const take = (rows: SeqRow[]) =>
+  /** Rows read, as kept facts (one object per fact for the version's life). */
+  const stored = (rows: SeqRow[]) =>
     rows.map(({ seq, ...row }) => {
       const fact = kept.bySeq.get(seq) ?? (row as unknown as StoredFact);
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
       kept.bySeq.set(seq, fact);
-      keep(seq, fact);
       return { seq, fact };
     });
+  /** Rows read, each a candidate of this answer. */
+  const take = (rows: SeqRow[]) => {
+    const read = stored(rows);
+    for (const { seq, fact } of read) keep(seq, fact);
+    return read;
+  };
 
   if (want.all) take(await readAll<SeqRow>(db, ALL_SQL(n), flat));
   else {
@@ -303,8 +367,30 @@ export async function readCandidates(
     if (missing.length) take(await readAll<SeqRow>(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]));
     if (want.nearest.length) take(await readAll<SeqRow>(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
     if (want.newest > 0) {
-      const [seqs, ids] = [JSON.stringify(want.matched), JSON.stringify(want.nearest)];
-      take(await readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, seqs, ids, want.newest])));
+      const depth = Math.max(want.newest, want.newestDepth);
+      const newestKeys = keys.map((branch) => `${branch}\n${depth}`);
+      let lists = newestKeys.map((branch) => kept.newest.get(branch));
+      if (!cache || !lists.every((seqs) => seqs?.every((seq) => kept.bySeq.has(seq)))) {
+        const read = stored(await readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, depth])));
+        lists = branches.map((branch, i) => {
+          const seqs = read.filter(({ fact }) => fact.scope === branch.scope && fact.scopeRef === branch.ref).map(({ seq }) => seq);
+          kept.newest.set(newestKeys[i], seqs);
+          return seqs;
+        });
+      }
+      // The fill leaves out the matches and the nearest: they have their own place in the order.
+      const matched = new Set(want.matched);
+      const nearest = new Set(want.nearest);
+      for (const seqs of lists) {
+        let taken = 0;
+        for (const seq of seqs!) {
+          if (taken === want.newest) break;
+          const fact = kept.bySeq.get(seq)!;
+          if (matched.has(seq) || nearest.has(fact.id)) continue;
+          keep(seq, fact);
+          taken++;
+        }
+      }
     }
   }
   cache?.set(key, keptAt, kept, (kept.bySeq.size + 1) * BYTES_PER_ROW);

@@ -44,11 +44,19 @@ export type PlacePostings = {
 /** Questions' unknown words looked up per vocabulary and kept; past this many the list starts again. */
 const MAX_NEAR_KEPT = 2_000;
 
-/** One branch's distinct terms, for the typo rule. Immutable once read. */
+/** One branch's distinct terms: which of a question's terms to read, and the typo rule's neighbours. Immutable once read. */
 export class Vocabulary {
   private readonly nearCache = new Map<string, Map<string, number>>();
+  private readonly known: ReadonlySet<string>;
 
-  constructor(readonly terms: readonly string[]) {}
+  constructor(readonly terms: readonly string[]) {
+    this.known = new Set(terms);
+  }
+
+  /** Whether some fact of this branch has the term. */
+  has(term: string): boolean {
+    return this.known.has(term);
+  }
 
   /** This branch's words within `most` edits of `term`, with their distance; worked out once per word. */
   near(term: string, most: number): ReadonlyMap<string, number> {
