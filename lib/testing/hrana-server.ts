@@ -15,7 +15,9 @@
  * `close` frees it (rolling back what was not committed); a stream idle for
  * `idleMs` expires with 400 `STREAM_EXPIRED`. A writer that finds the file locked
  * waits for the lock (asynchronously: the connections share this thread) up to
- * `busyTimeoutMs`, then gets SQLITE_BUSY. Values as the spec says: integers as
+ * `busyTimeoutMs`, then gets SQLITE_BUSY. A closed stream's connection goes back to
+ * a small pool, clean (no transaction, no stored SQL), for the next stream: opening
+ * a file and parsing its schema on every request would be most of a request's cost. Values as the spec says: integers as
  * strings, floats as numbers, blobs as base64 — and a JS number from the client
  * arrives as a float and is bound as REAL, exactly as sqld binds it.
  */
@@ -87,15 +89,19 @@ class RequestError extends Error {
   }
 }
 
-type Stream = {
+/** A connection and the statements prepared on it, which stay valid while it waits in the pool. */
+type Connection = { conn: Database.Database; statements: Map<string, Database.Statement>; tainted: boolean };
+
+type Stream = Connection & {
   id: string;
   seq: number;
-  conn: Database.Database;
-  statements: Map<string, Database.Statement>;
   sqls: Map<number, string>;
   acquired: boolean;
   timer?: NodeJS.Timeout;
 };
+
+/** Idle connections kept per stand-in: about as many streams as a test has open at once. */
+const POOL_SIZE = 8;
 
 const SERVED_TYPES = new Set(["close", "execute", "batch", "sequence", "store_sql", "close_sql"]);
 
@@ -117,10 +123,12 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   const sign = (id: string, seq: number) => createHmac("sha256", key).update(`${id}.${seq}`).digest("base64url");
   const batonOf = (stream: Stream) => `${stream.id}.${stream.seq}.${sign(stream.id, stream.seq)}`;
 
+  const pool: Connection[] = [];
+
   function openStream(): Stream {
-    // timeout 0: a locked file answers SQLITE_BUSY at once, and the wait happens in waitForLock.
-    const conn = new Database(options.file, { timeout: 0 });
-    const stream: Stream = { id: randomBytes(12).toString("base64url"), seq: 0, conn, statements: new Map(), sqls: new Map(), acquired: false };
+    // timeout 0: a locked file answers SQLITE_BUSY at once, and the wait happens in withLockWait.
+    const connection = pool.pop() ?? { conn: new Database(options.file, { timeout: 0 }), statements: new Map(), tainted: false };
+    const stream: Stream = { ...connection, id: randomBytes(12).toString("base64url"), seq: 0, sqls: new Map(), acquired: false };
     streams.set(stream.id, stream);
     return stream;
   }
@@ -128,9 +136,15 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   function closeStream(stream: Stream): void {
     clearTimeout(stream.timer);
     streams.delete(stream.id);
-    stream.statements.clear();
-    // Closing a connection rolls back its open transaction, as sqld does when a stream goes.
-    stream.conn.close();
+    // A stream that goes rolls back its open transaction, as sqld does.
+    if (stream.conn.inTransaction) stream.conn.exec("ROLLBACK");
+    // A connection whose settings a PRAGMA may have changed is not handed to another stream.
+    if (stream.tainted || pool.length >= POOL_SIZE) {
+      stream.statements.clear();
+      stream.conn.close();
+    } else {
+      pool.push({ conn: stream.conn, statements: stream.statements, tainted: false });
+    }
     lockMayBeFree();
   }
 
@@ -150,6 +164,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
   function prepared(stream: Stream, text: string): Database.Statement {
     let statement = stream.statements.get(text);
     if (!statement) {
+      if (/^\s*PRAGMA\b/i.test(text)) stream.tainted = true;
       statement = stream.conn.prepare(text);
       stream.statements.set(text, statement);
     }
@@ -307,6 +322,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
         return { type: "batch", result: { step_results: stepResults, step_errors: stepErrors } };
       }
       case "sequence":
+        if (/\bPRAGMA\b/i.test(sqlOf(stream, request))) stream.tainted = true;
         // Not retried on a busy lock: statements before the busy one have run already (Mnemo never sends a sequence).
         stream.conn.exec(sqlOf(stream, request));
         return { type: "sequence" };
@@ -418,6 +434,7 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     roundTrips: () => roundTrips,
     close: async () => {
       for (const stream of [...streams.values()]) closeStream(stream);
+      for (const { conn } of pool.splice(0)) conn.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
