@@ -23,10 +23,16 @@ export type StreamsResult = {
   streams: number;
   without: LoadResult;
   with: LoadResult;
-  /** Median of the per-round ratios (with / without, the two slices of a round run back to back). */
+  /** Median of the per-round ratios of req/s (with / without, the two slices of a round run back to back). */
   ratio: number;
   /** Each round's ratio, in order: their spread is the measurement's noise. */
   ratios: number[];
+  /**
+   * The same per round from the server's CPU time per recall (without / with): what the streams cost
+   * the server, whatever else runs on the machine, as a share of throughput when recall is CPU-bound.
+   */
+  cpuRatio: number;
+  cpuRatios: number[];
   /** The fewest "changed" events one stream received in one slice, and the mean per stream per slice. */
   events: { min: number; mean: number };
   /** Facts remembered during the phase (the changes the streams were told of). */
@@ -147,13 +153,17 @@ export async function measureStreams(
   } finally {
     changed = await changing.stop();
   }
-  const ratios = without.map((slice, i) => Math.round((withStreams[i].rps / slice.rps) * 100) / 100);
+  const round2 = (x: number) => Math.round(x * 100) / 100;
+  const ratios = without.map((slice, i) => round2(withStreams[i].rps / slice.rps));
+  const cpuRatios = without.map((slice, i) => round2(slice.cpuUsPerRequest / withStreams[i].cpuUsPerRequest));
   return {
     streams: STREAMS,
     without: combine(without),
     with: combine(withStreams),
     ratio: median(ratios),
     ratios,
+    cpuRatio: median(cpuRatios),
+    cpuRatios,
     events: { min: Math.min(...perStream), mean: Math.round((perStream.reduce((a, b) => a + b, 0) / perStream.length) * 10) / 10 },
     changes: changed,
   };
