@@ -13,7 +13,8 @@
 import { readAll, writeTransaction, type Conn } from "@/db/client";
 import { pairByMeaning } from "@/lib/memory/look-alike-pairs";
 import { utcDay } from "@/lib/memory/rules";
-import { errorSummary, log } from "@/lib/ops/log";
+import { nudgeLoop, startLoop } from "@/lib/ops/background-loop";
+import { errorSummary } from "@/lib/ops/log";
 import { requestEmbeddings } from "./provider";
 import { embeddingsSettings, type EmbeddingsSettings } from "./settings";
 
@@ -118,10 +119,7 @@ export async function drainDue(
   }
 }
 
-type Loop = { stopped: boolean; wake: (() => void) | null; done: Promise<void> };
-type Shared = { mnemoEmbedder?: Loop };
-// On globalThis: the bundler may make several copies of this module, and there must be one loop.
-const shared = globalThis as Shared;
+const LOOP = "embedder";
 
 /**
  * Starts the process's embedding loop (once; a second call is ignored) over the
@@ -130,60 +128,29 @@ const shared = globalThis as Shared;
  * minute. Returns a function that stops it and resolves when it has.
  */
 export function startEmbedder(db: () => Conn): () => Promise<void> {
-  const running = shared.mnemoEmbedder;
-  if (running) return () => stop(running);
-  const loop: Loop = { stopped: false, wake: null, done: Promise.resolve() };
-  shared.mnemoEmbedder = loop;
-  loop.done = run(loop, db);
-  return () => stop(loop);
-}
-
-async function stop(loop: Loop): Promise<void> {
-  loop.stopped = true;
-  loop.wake?.();
-  await loop.done;
-  if (shared.mnemoEmbedder === loop) shared.mnemoEmbedder = undefined;
+  return startLoop(
+    LOOP,
+    async () => {
+      try {
+        const settings = embeddingsSettings();
+        const batch = settings ? await embedDueBatch(db(), settings) : null;
+        if (batch?.status === "failed") return { failed: batch.reason };
+        return { more: batch?.picked === BATCH_SIZE };
+      } catch (error) {
+        return { failed: `could not embed facts: ${errorSummary(error)}` };
+      }
+    },
+    {
+      idleMs: IDLE_MS,
+      retryMs: (previous) => Math.min(Math.max(previous * 2, IDLE_MS), MAX_BACKOFF_MS),
+      // Resting after a failure, a nudge does not cut the pause short (the provider is given its rest).
+      nudgeWhileFailing: false,
+      events: { failed: "embeddings_failed", recovered: "embeddings_recovered" },
+    },
+  );
 }
 
 /** Wakes the loop now (a fact was just kept), unless it is resting after a failure. */
 export function nudgeEmbedder(): void {
-  shared.mnemoEmbedder?.wake?.();
-}
-
-async function run(loop: Loop, db: () => Conn): Promise<void> {
-  let backoff = 0;
-  let failing: string | null = null;
-  while (!loop.stopped) {
-    let wait = IDLE_MS;
-    let reason: string | null = null;
-    try {
-      const settings = embeddingsSettings();
-      const batch = settings ? await embedDueBatch(db(), settings) : null;
-      if (batch?.status === "failed") reason = batch.reason;
-      else if (batch?.picked === BATCH_SIZE) wait = 0; // more may be waiting
-    } catch (error) {
-      reason = `could not embed facts: ${errorSummary(error)}`;
-    }
-    if (reason) {
-      if (!failing) log("warn", "embeddings_failed", { reason: reason.slice(0, 300) });
-      backoff = Math.min(Math.max(backoff * 2, IDLE_MS), MAX_BACKOFF_MS);
-      wait = backoff;
-    } else {
-      if (failing) log("info", "embeddings_recovered", {});
-      backoff = 0;
-    }
-    failing = reason;
-    if (loop.stopped) break;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, wait);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        loop.wake = null;
-        resolve();
-      }
-      // Resting after a failure, a nudge does not cut the pause short; stopping always does.
-      loop.wake = backoff ? () => loop.stopped && done() : done;
-    });
-  }
+  nudgeLoop(LOOP);
 }

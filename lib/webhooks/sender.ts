@@ -22,7 +22,8 @@ import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { writeTransaction, type Conn } from "@/db/client";
-import { errorSummary, log } from "@/lib/ops/log";
+import { nudgeLoop, startLoop } from "@/lib/ops/background-loop";
+import { errorSummary } from "@/lib/ops/log";
 import { resolveTarget } from "./address";
 
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -215,58 +216,20 @@ export async function sendDueBatch(db: Conn, options: SenderOptions = DEFAULT_OP
   return claimed.length;
 }
 
-type Loop = { stopped: boolean; wake: (() => void) | null; done: Promise<void> };
-type Shared = { mnemoWebhookSender?: Loop };
-// On globalThis: the bundler may make several copies of this module, and there must be one loop.
-const shared = globalThis as Shared;
-const IDLE_MS = 1_000;
+const LOOP = "webhook-sender";
 
 /** Starts the process's sender loop (once); returns a function that stops it and resolves when it has. */
 export function startWebhookSender(db: () => Conn, options: SenderOptions = DEFAULT_OPTIONS): () => Promise<void> {
-  const running = shared.mnemoWebhookSender;
-  if (running) return () => stopLoop(running);
-  const loop: Loop = { stopped: false, wake: null, done: Promise.resolve() };
-  shared.mnemoWebhookSender = loop;
-  loop.done = run(loop, db, options);
-  return () => stopLoop(loop);
-}
-
-async function stopLoop(loop: Loop): Promise<void> {
-  loop.stopped = true;
-  loop.wake?.();
-  await loop.done;
-  if (shared.mnemoWebhookSender === loop) shared.mnemoWebhookSender = undefined;
+  return startLoop(LOOP, async () => ({ more: (await sendDueBatch(db(), options)) === options.batch }), {
+    idleMs: 1_000,
+    // The database busy or gone: try again a little later, or at once when nudged.
+    retryMs: () => 5_000,
+    nudgeWhileFailing: true,
+    events: { failed: "webhooks_failed", recovered: "webhooks_recovered" },
+  });
 }
 
 /** Wakes this process's sender now (a test event was queued). */
 export function nudgeWebhookSender(): void {
-  shared.mnemoWebhookSender?.wake?.();
-}
-
-async function run(loop: Loop, db: () => Conn, options: SenderOptions): Promise<void> {
-  let failing = false;
-  while (!loop.stopped) {
-    let wait = IDLE_MS;
-    try {
-      if ((await sendDueBatch(db(), options)) === options.batch) wait = 0;
-      if (failing) log("info", "webhooks_recovered", {});
-      failing = false;
-    } catch (error) {
-      // The database busy or gone: say so once, try again later.
-      if (!failing) log("warn", "webhooks_failed", { reason: errorSummary(error).slice(0, 300) });
-      failing = true;
-      wait = 5 * IDLE_MS;
-    }
-    if (loop.stopped) break;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, wait);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        loop.wake = null;
-        resolve();
-      }
-      loop.wake = done;
-    });
-  }
+  nudgeLoop(LOOP);
 }
