@@ -14,9 +14,11 @@ import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { similarForAgent } from "@/lib/memory/look-alike-pairs";
 import { MAX_FACTS, narrowed, scopeFor, utcDay, type Place } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
+import { rankedFrom } from "@/lib/memory/ranking";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { meaningFor } from "@/lib/embeddings/meaning";
-import { toMemory } from "@/lib/memory/wire";
+import { memoryJsonOpen, toMemory } from "@/lib/memory/wire";
+import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import { looksLikeInstruction } from "@/lib/memory/instruction-text";
 import { writePolicies } from "@/lib/memory/proposals";
 import { proposalReasonFor, type ProposalReason } from "@/lib/memory/rules";
@@ -49,6 +51,24 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
   }
 }
 
+/** What a kept place costs, roughly: the key, the entry and the place's few strings. */
+const BYTES_PER_PLACE = 512;
+
+/**
+ * The place of a recall, kept per agent, channel and asker under the versions a kept
+ * answer trusts (recall-cache.ts): the rows a place is made of bump the workspace's
+ * places version in the same statement (drizzle/0005). Refusals are never kept.
+ */
+async function recallPlace(db: Conn, agent: AgentContext, channel: string, asker: string | undefined): Promise<Place> {
+  const cache = cacheFor("mnemoRecallPlaces", db, () => new VersionedCache<Place>(4 * 2 ** 20));
+  const key = `${agent.agentId}\n${channel}\n${asker ?? ""}`;
+  const kept = cache.get(key, agent.recallVersion);
+  if (kept) return kept;
+  const { place } = await placeOf(db, agent, channel, asker);
+  cache.set(key, agent.recallVersion, place, BYTES_PER_PLACE);
+  return place;
+}
+
 export type RecallForAgentOptions = {
   /** False ranks by words even when an embeddings provider is configured (the quality benchmark compares the two). */
   meaning?: boolean;
@@ -56,18 +76,23 @@ export type RecallForAgentOptions = {
   today?: string;
 };
 
+/** A recall answer as the JSON of RecallOutput, and the ids of its facts (counted as recalled). */
+export type RecallJson = { json: string; factIds: string[] };
+
 /**
  * The facts to recall here, ranked by the question when there is one (pinned, then
  * relevance, then recency), within `limit` and `budget`, each with its receipt; and
- * the prompt section they make.
+ * the prompt section they make — written straight as the answer's JSON: each fact's
+ * wire JSON is kept with the fact's row (wire.ts), so an answer of 40 facts is joined
+ * from strings, not built and stringified object by object.
  */
-export async function recallForAgent(
+export async function recallJsonForAgent(
   db: Conn,
   agent: AgentContext,
   input: RecallInput,
   options: RecallForAgentOptions = {},
-): Promise<RecallOutput> {
-  const { place } = await placeOf(db, agent, input.channel, input.asker);
+): Promise<RecallJson> {
+  const place = await recallPlace(db, agent, input.channel, input.asker);
   const ranked = await recallRanked(db, agent.agentId, place, {
     question: input.q,
     limit: input.limit,
@@ -76,15 +101,24 @@ export async function recallForAgent(
     today: options.today,
     meaning: options.meaning === false ? undefined : meaningFor(db, agent.agentId, agent.workspaceId),
   });
-  return {
-    place: { channel_id: place.channelId, kind: place.kind, people: place.people },
-    facts: ranked.facts.map((fact) => ({ ...toMemory(fact), why: fact.why })),
-    section: ranked.section,
-    ranking: ranked.ranking,
-    considered: ranked.considered,
-    omitted: ranked.considered - ranked.facts.length,
-    tokens: ranked.tokens,
-  };
+  // RecallOutput's keys, in its order.
+  const head = JSON.stringify({ place: { channel_id: place.channelId, kind: place.kind, people: place.people } });
+  const facts = ranked.facts.map((fact) => `${memoryJsonOpen(rankedFrom(fact))},"why":${JSON.stringify(fact.why)}}`);
+  const json =
+    `${head.slice(0, -1)},"facts":[${facts.join(",")}],"section":${JSON.stringify(ranked.section)}` +
+    `,"ranking":${JSON.stringify(ranked.ranking)},"considered":${ranked.considered}` +
+    `,"omitted":${ranked.considered - ranked.facts.length},"tokens":${ranked.tokens}}`;
+  return { json, factIds: ranked.facts.map((fact) => fact.id) };
+}
+
+/** recallJsonForAgent's answer as objects (tests, the quality benchmark). */
+export async function recallForAgent(
+  db: Conn,
+  agent: AgentContext,
+  input: RecallInput,
+  options: RecallForAgentOptions = {},
+): Promise<RecallOutput> {
+  return JSON.parse((await recallJsonForAgent(db, agent, input, options)).json) as RecallOutput;
 }
 
 /** The name a person fact's scope label shows: the asker's, or else the person's own. */

@@ -27,7 +27,7 @@ import { utcDay } from "@/lib/memory/rules";
 import { noteRecalled } from "@/lib/memory/usage";
 import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
-import { recallForAgent } from "./agent-memory";
+import { recallJsonForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
 
 /**
@@ -79,8 +79,8 @@ export async function recallAnswer(
   const version = `${agent.recallVersion}\n${today}`;
   let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
-    const output = await recallForAgent(db, agent, input, { today });
-    kept = { answer: utf8.encode(JSON.stringify(output)), factIds: output.facts.map((fact) => fact.id) };
+    const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
+    kept = { answer: utf8.encode(json), factIds };
     if (!asked) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).

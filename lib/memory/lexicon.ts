@@ -293,6 +293,7 @@ export function createLexicon(dictDirectory: () => string = defaultDictDirectory
   // Once: a lexicon without its files answers [] from then on without trying again.
   const wordnet = () => (files ??= load(dictDirectory));
   const answers = new Map<string, readonly string[]>();
+  const knownWords = new Map<string, boolean>();
 
   function expand(word: string, found: Files): readonly string[] {
     const terms = new Set([termOf(word)]);
@@ -322,8 +323,14 @@ export function createLexicon(dictDirectory: () => string = defaultDictDirectory
       return answer;
     },
     knows(word) {
+      // Asked for every question word no fact of the place has (the typo rule): answered once per word.
+      const known = knownWords.get(word);
+      if (known !== undefined) return known;
       const found = wordnet();
-      return found !== "missing" && PARTS.some((pos) => baseForm(found, pos, word) !== null);
+      const answer = found !== "missing" && PARTS.some((pos) => baseForm(found, pos, word) !== null);
+      if (knownWords.size >= MAX_KEPT_WORDS) knownWords.delete(knownWords.keys().next().value as string);
+      knownWords.set(word, answer);
+      return answer;
     },
   };
 }

@@ -112,6 +112,14 @@ function* unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): Generato
   }
 }
 
+// A ranked fact is a copy with its receipt; what each was made from, for what is kept by row (wire.ts).
+const madeFrom = new WeakMap<RankedFact, StoredFact>();
+
+/** The fact row a ranked fact was made from. */
+export function rankedFrom(fact: RankedFact): StoredFact {
+  return madeFrom.get(fact) ?? fact;
+}
+
 /** Scores shown to agents: four significant digits are all a comparison needs. */
 const shown = (score: number) => Number(score.toPrecision(4));
 
@@ -165,7 +173,9 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
       continue;
     }
     section.add(line);
-    kept.push({ ...fact, why: { ...receipt(fact), rank: kept.length + 1 } });
+    const ranked = { ...fact, why: { ...receipt(fact), rank: kept.length + 1 } };
+    madeFrom.set(ranked, fact);
+    kept.push(ranked);
   }
   return {
     facts: kept,

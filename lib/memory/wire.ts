@@ -33,3 +33,16 @@ export function toMemory(row: FactRow): Memory {
     updated_at: row.updatedAt,
   };
 }
+
+// Kept with the row object: recall keeps a row per agent memory version (recall-candidates.ts), so its JSON is made once.
+const keptJson = new WeakMap<FactRow, string>();
+
+/** toMemory(row) as JSON without its closing brace, so a receipt can follow it. */
+export function memoryJsonOpen(row: FactRow): string {
+  let json = keptJson.get(row);
+  if (json === undefined) {
+    json = JSON.stringify(toMemory(row)).slice(0, -1);
+    keptJson.set(row, json);
+  }
+  return json;
+}
