@@ -94,6 +94,8 @@ test("the recall limit is marked in Ana's DM, and nowhere in Max's", async ({ br
 test("one name per scope on every surface", async ({ browser }) => {
   const olivia = await signIn(browser, "olivia@acme.test");
   await olivia.goto(MEMORY);
+  // The tab says what the heading says, not the handle.
+  await expect(olivia).toHaveTitle("Scout's memory · Acme · Mnemo");
   const headings = await olivia.locator("[data-results-heading]").allInnerTexts();
   expect(headings.map((h) => h.replace(/\s*\(\d+\)$/, ""))).toEqual(SCOPES);
   expect(await olivia.locator("#filter-scope option").allInnerTexts()).toEqual(["All scopes", ...SCOPES]);
@@ -107,11 +109,11 @@ test("one name per scope on every surface", async ({ browser }) => {
   await max.goto(MEMORY);
   await expect(card(max, DEMO_FACTS.pairing).getByText("DM with Ana Alves", { exact: true })).toBeVisible();
   expect(await max.locator("main").innerText()).not.toMatch(SECOND_NAMES);
-  // Your data names the scopes the same way. (Its channel facts still show the stored label, "#group-max-ana":
-  // naming them by their people needs the channel in lib/privacy's query — left to #17's lead.)
+  // Your data names the scopes and the channels the same way: the DM by its people, never "#group-max-ana".
   await max.goto("/you/data");
-  await expect(max.getByRole("main")).toBeVisible();
+  await expect(max.getByRole("main").getByText(/· DM with Ana Alves ·/).first()).toBeVisible();
   expect(await max.locator("main").innerText()).not.toMatch(/Just me|This workspace|Conversation|Workspace \(/);
+  expect(await max.locator("main").innerText()).not.toMatch(SECOND_NAMES);
 });
 
 test("a Just you fact with no DM of one's own is warned before it is kept", async ({ browser }) => {

@@ -58,7 +58,7 @@ test("a workspace fact Scout proposes waits for Olivia, out of Ana's sight and r
   // Ana: not recalled, not on her Memory page, not in an Inbox: workspace proposals are the owners' to decide.
   expect(await recalledForAna(ana)).not.toContain(body);
   await ana.goto(MEMORY);
-  await expect(ana.getByText("Workspace facts from Scout wait for an owner's approval.")).toBeVisible();
+  await expect(ana.getByText("Scout's facts for Everyone in Acme wait for an owner's approval.")).toBeVisible();
   await expect(ana.getByText(body)).toHaveCount(0);
   // Other specs may leave Ana a channel proposal to decide; never a workspace one.
   await expect(inbox(ana).getByText("Waits because workspace facts")).toHaveCount(0);
@@ -75,7 +75,7 @@ test("a workspace fact Scout proposes waits for Olivia, out of Ana's sight and r
   await expect(olivia).toHaveURL(new RegExp(`${MEMORY}#inbox$`));
   const item = proposal(olivia, body);
   await expect(item).toContainText("Proposed by Scout from @ana in #general");
-  await expect(item).toContainText("Waits because workspace facts from Scout wait for an owner.");
+  await expect(item).toContainText("Waits because Scout's facts for Everyone in Acme wait for an owner.");
   // Not among the facts until approved.
   await expect(olivia.getByRole("list", { name: "Everyone in Acme facts" }).getByText(body)).toHaveCount(0);
 
@@ -169,8 +169,8 @@ test("text that reads like an instruction waits in #leadership for its readers o
 test("an owner sees Scout's write policies on its settings page, the defaults chosen", async ({ browser }) => {
   const olivia = await pageAs(browser, "olivia");
   await olivia.goto("/w/acme/settings/agents/scout");
-  const workspaceFacts = olivia.getByRole("group", { name: "Workspace facts from this agent" });
-  const channelFacts = olivia.getByRole("group", { name: "Channel facts from this agent" });
+  const workspaceFacts = olivia.getByRole("group", { name: "Facts for Everyone in Acme from this agent" });
+  const channelFacts = olivia.getByRole("group", { name: "Facts for Channels from this agent" });
   await expect(workspaceFacts.getByRole("radio", { name: "Wait for an owner" })).toBeChecked();
   await expect(workspaceFacts.getByRole("radio", { name: "Keep at once" })).not.toBeChecked();
   await expect(channelFacts.getByRole("radio", { name: "Keep at once" })).toBeChecked();

@@ -8,6 +8,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { WritePoliciesState } from "@/lib/actions/admin-states";
+import { scopeName } from "@/lib/memory/labels";
 import { FormProblem } from "./form-problem";
 import { useAdminAction } from "./use-admin-action";
 
@@ -15,10 +16,11 @@ type Policy = "wait" | "keep";
 type PolicyField = "workspaceFacts" | "channelFacts";
 type Policies = Record<PolicyField, Policy>;
 
-const GROUPS: { field: PolicyField; legend: string; choices: { value: Policy; label: string; note: string }[] }[] = [
+// Each group's legend names its scope by the one name the Memory page uses (labels.ts scopeName).
+const GROUPS: { field: PolicyField; scope: "workspace" | "channel"; choices: { value: Policy; label: string; note: string }[] }[] = [
   {
     field: "workspaceFacts",
-    legend: "Workspace facts from this agent",
+    scope: "workspace",
     choices: [
       { value: "wait", label: "Wait for an owner", note: "An owner approves each one before any conversation recalls it." },
       { value: "keep", label: "Keep at once", note: "Recalled everywhere in the workspace as soon as the agent writes it." },
@@ -26,7 +28,7 @@ const GROUPS: { field: PolicyField; legend: string; choices: { value: Policy; la
   },
   {
     field: "channelFacts",
-    legend: "Channel facts from this agent",
+    scope: "channel",
     choices: [
       { value: "keep", label: "Keep at once", note: "Recalled in its channel as soon as the agent writes it." },
       {
@@ -40,11 +42,13 @@ const GROUPS: { field: PolicyField; legend: string; choices: { value: Policy; la
 
 export function WritePoliciesForm({
   workspace,
+  workspaceName,
   agent,
   policies,
   action,
 }: {
   workspace: string;
+  workspaceName: string;
   agent: { id: string; name: string };
   policies: Policies;
   action: (data: FormData) => Promise<WritePoliciesState>;
@@ -84,7 +88,7 @@ export function WritePoliciesForm({
             aria-describedby={error ? errorId : undefined}
             aria-invalid={error ? true : undefined}
           >
-            <legend className="mb-1 text-sm font-medium text-slate-800">{group.legend}</legend>
+            <legend className="mb-1 text-sm font-medium text-slate-800">Facts for {scopeName(group.scope, workspaceName)} from this agent</legend>
             {group.choices.map((choice) => {
               const id = `${headingId}-${group.field}-${choice.value}`;
               return (

@@ -14,6 +14,7 @@
 import { readAll, type Conn, type SqlArg, type SqlPart } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { handleOf } from "@/lib/person-name";
+import { readableChannels } from "@/lib/memory/channels";
 import { changeableSql, shownSql } from "@/lib/memory/rules-sql";
 import {
   ABOUT_LISTS,
@@ -139,6 +140,7 @@ type FactRowOut = {
   agentName: string;
   body: string;
   scope: AboutFact["scope"];
+  scopeRef: string;
   scopeLabel: string | null;
   sourceLabel: string | null;
   forgottenAt: string | null;
@@ -150,18 +152,37 @@ type FactRowOut = {
 
 const FACT_SELECT = `facts.id AS id, facts.workspace_id AS workspaceId, w.name AS workspaceName,
   facts.agent_id AS agentId, a.handle AS agentHandle, a.name AS agentName, facts.body AS body, facts.scope AS scope,
-  facts.scope_label AS scopeLabel, facts.source_label AS sourceLabel, facts.forgotten_at AS forgottenAt,
+  facts.scope_ref AS scopeRef, facts.scope_label AS scopeLabel, facts.source_label AS sourceLabel, facts.forgotten_at AS forgottenAt,
   facts.proposed_at AS proposedAt, facts.created_at AS createdAt, facts.updated_at AS updatedAt, facts.valid_until AS validUntil`;
 const JOINS = "JOIN agents a ON a.id = facts.agent_id JOIN workspaces w ON w.id = facts.workspace_id";
 
-function aboutFact(row: FactRowOut): AboutFact {
+/**
+ * The channels the person reads, by workspace and id, named as the Memory page names
+ * them for this person ("Your DM", "DM with Ana Alves"; labels.ts channelLabel).
+ */
+type ChannelNames = Map<string, string>;
+const channelKey = (workspaceId: string, channelId: string) => `${workspaceId}\u0000${channelId}`;
+
+async function channelNamesOf(db: Conn, person: Person): Promise<ChannelNames> {
+  const names: ChannelNames = new Map();
+  for (const w of person.workspaces) {
+    for (const channel of await readableChannels(db, { workspaceId: w.workspaceId, id: person.id })) {
+      names.set(channelKey(w.workspaceId, channel.id), channel.label);
+    }
+  }
+  return names;
+}
+
+function aboutFact(row: FactRowOut, channels: ChannelNames): AboutFact {
   return {
     id: row.id,
     workspace: { id: row.workspaceId, name: row.workspaceName },
     agent: { id: row.agentId, handle: row.agentHandle, name: row.agentName },
     body: row.body,
     scope: row.scope,
-    scope_label: row.scopeLabel,
+    // A channel fact's channel as this person knows it, never a DM's inner name ("#dm-ana"); every
+    // channel fact listed is one they may read (shownSql, changeableSql), so the stored label is only a fallback.
+    scope_label: row.scope === "channel" ? (channels.get(channelKey(row.workspaceId, row.scopeRef)) ?? row.scopeLabel) : row.scopeLabel,
     source_label: row.sourceLabel,
     status: row.forgottenAt ? "forgotten" : row.proposedAt ? "proposed" : "live",
     created_at: row.createdAt,
@@ -197,7 +218,14 @@ function aboutEvent(row: EventRowOut): AboutEvent {
   };
 }
 
-async function readFacts(db: Conn, list: Exclude<AboutList, "events">, person: Person, limit: number, offset: number) {
+async function readFacts(
+  db: Conn,
+  list: Exclude<AboutList, "events">,
+  person: Person,
+  channels: ChannelNames,
+  limit: number,
+  offset: number,
+) {
   const q = acrossWorkspaces(list, person);
   if (!q) return [];
   const rows = await readAll<FactRowOut>(
@@ -206,7 +234,7 @@ async function readFacts(db: Conn, list: Exclude<AboutList, "events">, person: P
       ORDER BY w.name, a.handle, facts.updated_at DESC, facts.id LIMIT ? OFFSET ?`,
     [...q.where.args, limit, offset],
   );
-  return rows.map(aboutFact);
+  return rows.map((row) => aboutFact(row, channels));
 }
 
 async function readEvents(db: Conn, person: Person, limit: number, offset: number) {
@@ -270,9 +298,10 @@ export async function aboutPerson(db: Conn, userId: string, options: AboutOption
       }),
   }));
 
+  const channels = await channelNamesOf(db, person);
   const factPage = async (list: Exclude<AboutList, "events">): Promise<Page<AboutFact>> => {
     const at = pageOf(counts[list], options.pages?.[list], size);
-    return { items: await readFacts(db, list, person, size, at.offset), page: at.page, pages: at.pages, total: counts[list] };
+    return { items: await readFacts(db, list, person, channels, size, at.offset), page: at.page, pages: at.pages, total: counts[list] };
   };
   const at = pageOf(counts.events, options.pages?.events, size);
   return {
@@ -295,9 +324,10 @@ export async function aboutPersonAll(
   const person = await personOf(db, userId);
   if (!person) return null;
   const all = -1; // SQLite: LIMIT -1 is no limit
-  const kept = await readFacts(db, "kept", person, all, 0);
-  const told = await readFacts(db, "told", person, all, 0);
-  const fromMessages = await readFacts(db, "from_messages", person, all, 0);
+  const channels = await channelNamesOf(db, person);
+  const kept = await readFacts(db, "kept", person, channels, all, 0);
+  const told = await readFacts(db, "told", person, channels, all, 0);
+  const fromMessages = await readFacts(db, "from_messages", person, channels, all, 0);
   const events = await readEvents(db, person, all, 0);
   return {
     counts: { kept: kept.length, told: told.length, from_messages: fromMessages.length, events: events.length },

@@ -49,6 +49,30 @@ describe("aboutPerson and exportPerson", () => {
     expect(max.lists.events.items.every((e) => e.fact_id === max.lists.kept.items[0].id)).toBe(true);
   });
 
+  it("name a channel fact's channel as the person knows it, on the page and in the download, never '#dm-ana'", async () => {
+    await seed();
+    // A fact of Ana's own DM as a channel, from her words there; the stored label is the DM's inner name.
+    await remember(t.db, {
+      agentId: "scout",
+      workspaceId: "acme",
+      body: "Ana's DM notes go to the shared drive.",
+      scope: "channel",
+      scopeRef: "dm-ana",
+      scopeLabel: "#dm-ana",
+      source: { kind: "message", ref: null, label: "@ana in a direct message", channelId: "dm-ana" },
+      by: { kind: "agent", id: "scout", name: "Scout" },
+      pinned: false,
+    });
+    const labelOf = (items: { body: string; scope_label: string | null }[], body: string) => items.find((f) => f.body === body)?.scope_label;
+    const ana = await aboutPerson(t.db, "ana");
+    expect(labelOf(ana.lists.from_messages.items, "Ana's DM notes go to the shared drive.")).toBe("Your DM");
+    expect(labelOf(ana.lists.from_messages.items, DEMO_FACTS.refunds)).toBe("#support");
+    expect(labelOf((await aboutPerson(t.db, "max")).lists.from_messages.items, DEMO_FACTS.pairing)).toBe("DM with Ana Alves");
+    const file = await exportPerson(t.db, "ana");
+    expect(labelOf(file?.from_messages ?? [], "Ana's DM notes go to the shared drive.")).toBe("Your DM");
+    expect(JSON.stringify([file, await exportPerson(t.db, "max")])).not.toMatch(/"scope_label":"#(dm|group)-/);
+  });
+
   it("never list a fact the person may not see, even one kept from their own words", async () => {
     await seed();
     // Ana spoke in #leadership once; she is not in it now (private: Olivia and Max).

@@ -20,6 +20,7 @@ export type AboutFact = {
   agent: AgentRef;
   body: string;
   scope: "workspace" | "channel" | "person";
+  /** A channel fact's channel as this person knows it ("#support", "Your DM", "DM with Ana Alves"); a person fact's person; null for the workspace. */
   scope_label: string | null;
   source_label: string | null;
   /** "forgotten": in Recently forgotten (restorable for 7 days); "proposed": waiting for a person's decision. */

@@ -134,7 +134,7 @@ function toView(fact: ListedFact, agentName: string, viewer: Viewer, labels: Map
   };
 }
 
-function toProposalView(proposal: Proposal, agentName: string, labels: Map<string, string>): ProposalView {
+function toProposalView(proposal: Proposal, agentName: string, workspaceName: string, labels: Map<string, string>): ProposalView {
   return {
     id: proposal.id,
     body: proposal.body,
@@ -147,7 +147,7 @@ function toProposalView(proposal: Proposal, agentName: string, labels: Map<strin
     waits:
       proposal.proposalReason === "instruction"
         ? { kind: "instruction", why: proposal.why ?? "it is addressed to the agent" }
-        : { kind: "setting", words: settingWaitInWords(agentName, proposal.scope) },
+        : { kind: "setting", words: settingWaitInWords(agentName, workspaceName, proposal.scope) },
   };
 }
 
@@ -275,9 +275,9 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
       })),
     },
     kept,
-    proposals: proposals.map((proposal) => toProposalView(proposal, agent.name, labels)),
+    proposals: proposals.map((proposal) => toProposalView(proposal, agent.name, member.workspace.name, labels)),
     // The agent was found in this workspace a moment ago; deleted since, the page's next load says so.
-    waiting: policies ? waitingInWords(agent.name, policies) : "",
+    waiting: policies ? waitingInWords(agent.name, member.workspace.name, policies) : "",
     beyondLimit,
     hasOwnDm: ownDm !== null,
     preview,

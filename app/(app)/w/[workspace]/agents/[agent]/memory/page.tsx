@@ -11,7 +11,7 @@ import { MemoryShortcuts } from "@/components/memory/memory-shortcuts";
 import { MemoryTools } from "@/components/memory/memory-tools";
 import { ToastProvider } from "@/components/ui/toast";
 import { getDb } from "@/db";
-import { requireMemberAndAgent } from "@/lib/auth/session";
+import { currentUser, memberAndAgent, requireMemberAndAgent } from "@/lib/auth/session";
 import { liveVersionOf } from "@/lib/live/memory-watcher";
 import type { FactOrder } from "@/lib/memory/fact-order";
 import { firstValues, memoryPageParams } from "@/lib/validation/memory";
@@ -34,9 +34,12 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
+/** "Scout's memory · Acme", as the page's heading names it; a plain "Memory" for anyone the page itself will refuse. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { agent } = await params;
-  return { title: `@${agent}'s memory` };
+  const { workspace, agent: handle } = await params;
+  const user = await currentUser();
+  const found = user ? await memberAndAgent(user, workspace, handle) : null;
+  return { title: found ? `${found.agent.name}'s memory · ${found.member.workspace.name}` : "Memory" };
 }
 
 const inboxActions = { approve: approveProposalAction, decline: declineProposalAction };

@@ -249,7 +249,7 @@ describe("the Memory page's Inbox and sentence", () => {
         scope: "workspace",
         proposedBy: "Scout",
         sourceLabel: "@ana in #general",
-        waits: { kind: "setting", words: "Waits because workspace facts from Scout wait for an owner." },
+        waits: { kind: "setting", words: "Waits because Scout's facts for Everyone in Acme wait for an owner." },
       }),
     ]);
     for (const who of ["max", "ana", "gus"] as const) {
@@ -272,10 +272,10 @@ describe("the Memory page's Inbox and sentence", () => {
   });
 
   it("says in one sentence what waits, from the agent's settings", async () => {
-    expect((await pageOf("ana")).waiting).toBe("Workspace facts from Scout wait for an owner's approval.");
+    expect((await pageOf("ana")).waiting).toBe("Scout's facts for Everyone in Acme wait for an owner's approval.");
     await channelFactsWait();
     expect((await pageOf("ana")).waiting).toBe(
-      "Workspace facts from Scout wait for an owner's approval, and channel facts for approval by someone in the channel.",
+      "Scout's facts for Everyone in Acme wait for an owner's approval; its facts for Channels, for approval by someone in the channel.",
     );
   });
 });

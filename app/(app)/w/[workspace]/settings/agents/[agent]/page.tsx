@@ -7,16 +7,21 @@ import { DeleteAgent, RenameAgentForm } from "@/components/settings/agent-settin
 import { WritePoliciesForm } from "@/components/settings/write-policies-form";
 import { listAgentKeys } from "@/lib/admin/agent-keys";
 import { agentSummary } from "@/lib/admin/agents";
-import { requireOwner } from "@/lib/auth/session";
+import { currentUser, memberAndAgent, requireOwner } from "@/lib/auth/session";
 import { requestTime } from "@/lib/ids";
 import { writePolicies } from "@/lib/memory/proposals";
 import { createKeyAction, deleteAgentAction, renameAgentAction, revokeKeyAction, setWritePoliciesAction } from "./actions";
 
 type Props = { params: Promise<{ workspace: string; agent: string }> };
 
+/** "Scout's settings · Acme" for an owner, as the Memory page names the agent; a plain "Agent settings" for anyone the page refuses. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { agent } = await params;
-  return { title: `@${agent}'s settings` };
+  const { workspace, agent: handle } = await params;
+  const user = await currentUser();
+  const found = user ? await memberAndAgent(user, workspace, handle) : null;
+  return {
+    title: found?.member.role === "owner" ? `${found.agent.name}'s settings · ${found.member.workspace.name}` : "Agent settings",
+  };
 }
 
 export default async function AgentSettingsPage({ params }: Props) {
@@ -64,6 +69,7 @@ export default async function AgentSettingsPage({ params }: Props) {
         <section className="rounded-lg border border-slate-200 bg-white p-4">
           <WritePoliciesForm
             workspace={owner.workspace.id}
+            workspaceName={owner.workspace.name}
             agent={agent}
             policies={policies}
             action={setWritePoliciesAction}
