@@ -1,7 +1,9 @@
 /**
- * Upgrading a database of the first version: memberships that were still waiting
- * on their invite link become invitations with the same link, and stop being
- * memberships; everything else is untouched.
+ * Upgrading older databases. From the first version: memberships that were still
+ * waiting on their invite link become invitations with the same link, and stop
+ * being memberships; everything else is untouched. From before the unique index on
+ * key names (drizzle/0020, 0021): keys that would break it are made to fit, none
+ * that works stops working.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,15 +19,16 @@ const FIRST_VERSION_LAST = "0005_recall_version_triggers";
 const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((undo) => undo()));
 
-/** A database migrated only as far as the first version went. */
-async function firstVersionDb(): Promise<Db> {
+/** A database migrated only as far as the migration `last` (a journal tag). */
+async function migratedThrough(last: string): Promise<Db> {
   const dir = mkdtempSync(path.join(tmpdir(), "mnemo-migrate-"));
   const folder = path.join(dir, "drizzle");
   cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
   const journalFile = path.join(folder, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((entry) => entry.tag === FIRST_VERSION_LAST);
-  journal.entries = journal.entries.slice(0, last + 1);
+  const at = journal.entries.findIndex((entry) => entry.tag === last);
+  if (at < 0) throw new Error(`no migration ${last}`);
+  journal.entries = journal.entries.slice(0, at + 1);
   writeFileSync(journalFile, JSON.stringify(journal));
   const db = await openDatabase(`file:${path.join(dir, "mnemo.db")}`);
   cleanup.push(() => {
@@ -35,6 +38,9 @@ async function firstVersionDb(): Promise<Db> {
   await migrate(db, { migrationsFolder: folder });
   return db;
 }
+
+/** A database migrated only as far as the first version went. */
+const firstVersionDb = () => migratedThrough(FIRST_VERSION_LAST);
 
 describe("the invitations migration", () => {
   it("turns memberships waiting on a link into invitations with that link, and leaves the rest", async () => {
@@ -69,5 +75,48 @@ describe("the invitations migration", () => {
     expect(tables.rows).toEqual([]);
     const versions = await db.$client.execute("SELECT DISTINCT session_version FROM users");
     expect(versions.rows.map((row) => row.session_version)).toEqual([0]);
+  });
+});
+
+describe("the key names migration", () => {
+  it("revokes an expired key whose name a later key took, tells two working keys of one name apart, and then the index refuses a third", async () => {
+    const db = await migratedThrough("0019_replace_intent_purge");
+    const key = (id: string, agent: string, name: string, created: string, more: Record<string, string> = {}) => {
+      const columns = { id, agent_id: agent, name, prefix: `mnemo_${id}`, hash: `hash-${id}`, created_at: created, ...more };
+      return `INSERT INTO agent_keys (${Object.keys(columns).join(", ")}) VALUES (${Object.values(columns).map((v) => `'${v}'`).join(", ")})`;
+    };
+    await db.$client.batch(
+      [
+        "INSERT INTO workspaces (id, name) VALUES ('acme', 'Acme')",
+        "INSERT INTO agents (id, workspace_id, handle, name) VALUES ('scout', 'acme', 'scout', 'Scout'), ('echo', 'acme', 'echo', 'Echo')",
+        // Expired, then its name used again, as the code allowed.
+        key("k1", "scout", "CI", "2024-01-01T00:00:00.000Z", { expires_at: "2024-06-01T00:00:00.000Z" }),
+        key("k2", "scout", "ci", "2024-07-01T00:00:00.000Z"),
+        // Two working keys of one name, as a lost race could leave them.
+        key("k3", "scout", "Deploy", "2024-01-01T00:00:00.000Z"),
+        key("k4", "scout", "deploy", "2024-02-01T00:00:00.000Z"),
+        // A revoked key's name used again: nothing to change.
+        key("k5", "scout", "Old", "2024-01-01T00:00:00.000Z", { revoked_at: "2024-01-02T00:00:00.000Z" }),
+        key("k6", "scout", "Old", "2024-03-01T00:00:00.000Z"),
+        // Another agent may have the name.
+        key("k7", "echo", "CI", "2024-01-01T00:00:00.000Z"),
+      ],
+      "write",
+    );
+
+    await migrateDatabase(db);
+
+    const keys = await db.$client.execute("SELECT id, name, revoked_at FROM agent_keys ORDER BY id");
+    expect(keys.rows.map((row) => [row.id, row.name, row.revoked_at])).toEqual([
+      ["k1", "CI", "2024-06-01T00:00:00.000Z"],
+      ["k2", "ci", null],
+      ["k3", "Deploy · mnemo_k3", null],
+      ["k4", "deploy", null],
+      ["k5", "Old", "2024-01-02T00:00:00.000Z"],
+      ["k6", "Old", null],
+      ["k7", "CI", null],
+    ]);
+    await expect(db.$client.execute(key("k8", "scout", "DEPLOY", "2024-04-01T00:00:00.000Z"))).rejects.toThrow(/UNIQUE/);
+    await db.$client.execute(key("k9", "scout", "Old", "2024-04-01T00:00:00.000Z", { revoked_at: "2024-04-02T00:00:00.000Z" }));
   });
 });

@@ -220,7 +220,13 @@ export const agentKeys = sqliteTable(
     /** When the key stops working (ISO, UTC), or null for never; the API refuses it from then on. */
     expiresAt: text("expires_at"),
   },
-  (t) => [index("agent_keys_agent_idx").on(t.agentId)],
+  (t) => [
+    index("agent_keys_agent_idx").on(t.agentId),
+    // One key of a name (any case) per agent among those not revoked: two alike can't be told apart in the list.
+    uniqueIndex("agent_keys_live_name_idx")
+      .on(t.agentId, sql`lower(${t.name})`)
+      .where(sql`${t.revokedAt} is null`),
+  ],
 );
 
 // --- Facts and their history ---

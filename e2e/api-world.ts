@@ -110,7 +110,7 @@ export async function addKey(world: ApiWorld): Promise<{ keyId: string; key: str
   const key = generateAgentKey();
   const keyId = `key-extra-${suffix()}`;
   await world.db.transaction((tx) =>
-    tx.insert(agentKeys).values({ id: keyId, agentId: world.agentId, name: "Extra", prefix: key.slice(0, 10), hash: hashAgentKey(key) }),
+    tx.insert(agentKeys).values({ id: keyId, agentId: world.agentId, name: `Extra ${keyId}`, prefix: key.slice(0, 10), hash: hashAgentKey(key) }),
   );
   return { keyId, key };
 }

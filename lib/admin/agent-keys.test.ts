@@ -92,5 +92,17 @@ describe("agent keys", () => {
     });
     expect(renewed).not.toBeNull();
     expect(await createAgentKey(db(), OLIVIA, "acme", "scout", "Other", { now: new Date("2026-01-01T00:00:01Z") })).not.toBeNull();
+    // The expired one is revoked as of its expiry, so one key of the name is not revoked (agent_keys_live_name_idx).
+    const others = (await listAgentKeys(db(), "acme", "scout")).filter((k) => k.name === "Other");
+    expect(new Set(others.map((k) => k.revokedAt))).toEqual(new Set([null, "2026-01-01T00:00:00.000Z"]));
+  });
+
+  it("the database itself holds one key of a name (any case) per agent among those not revoked", async () => {
+    await createAgentKey(db(), OLIVIA, "acme", "scout", "Deploy");
+    const row = { agentId: "scout", name: "DEPLOY", prefix: "mnemo_x", hash: "hash-x" };
+    await expect(db().insert(agentKeys).values({ ...row, id: "key_x" })).rejects.toThrow();
+    // Beside a revoked key, or for another agent, the name is free.
+    await db().insert(agentKeys).values({ ...row, id: "key_y", hash: "hash-y", revokedAt: "2026-01-01T00:00:00.000Z" });
+    await db().insert(agentKeys).values({ ...row, id: "key_z", hash: "hash-z", agentId: "echo" });
   });
 });

@@ -4,7 +4,7 @@
  * (name, prefix, created, last used, expiry), revoke (at once). Keys belong to one
  * agent of one workspace; every query names both.
  */
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Conn } from "@/db/client";
 import { agentKeys, agents } from "@/db/schema";
 import { agentKeyPrefix, generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
@@ -56,12 +56,39 @@ export async function createAgentKey(
       )
       .limit(1);
     if (taken) throw new KeyNameTaken(name);
+    // An expired key of this name has not worked since its expiry: it is revoked as of then, so the
+    // unique index on names of keys not revoked (agent_keys_live_name_idx) lets the name be used again.
+    await tx
+      .update(agentKeys)
+      .set({ revokedAt: sql`${agentKeys.expiresAt}` })
+      .where(
+        and(
+          eq(agentKeys.agentId, agentId),
+          sql`lower(${agentKeys.name}) = lower(${name})`,
+          isNull(agentKeys.revokedAt),
+          lte(agentKeys.expiresAt, now),
+        ),
+      );
     const expiresAt = options.expiresAt ?? null;
-    await tx.insert(agentKeys).values({ id, agentId, name, prefix: agentKeyPrefix(key), hash: hashAgentKey(key), expiresAt });
+    try {
+      await tx.insert(agentKeys).values({ id, agentId, name, prefix: agentKeyPrefix(key), hash: hashAgentKey(key), expiresAt });
+    } catch (error) {
+      // Another key of this name was made between the check and this write.
+      if (breaksLiveNameIndex(error)) throw new KeyNameTaken(name);
+      throw error;
+    }
     const until = expiresAt ? `, expiring ${expiresAt.slice(0, 10)}` : "";
     await recordAudit(tx, workspaceId, actor, "key.create", `@${agent.handle}'s key “${name}”${until}`);
     return { id, key, prefix: agentKeyPrefix(key) };
   });
+}
+
+/** The database refused a key for agent_keys_live_name_idx (the error may come wrapped by the driver). */
+function breaksLiveNameIndex(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (/UNIQUE constraint failed/.test(e.message) && e.message.includes("agent_keys_live_name_idx")) return true;
+  }
+  return false;
 }
 
 /** The keys of an agent of the workspace, newest first, without anything secret. */

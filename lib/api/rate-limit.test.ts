@@ -24,7 +24,7 @@ afterAll(() => {
 
 async function newKey(): Promise<string> {
   const id = `key_${++n}`;
-  await t.db.insert(agentKeys).values({ id, agentId: "agt", name: "k", prefix: "p", hash: `h${n}` });
+  await t.db.insert(agentKeys).values({ id, agentId: "agt", name: `k${n}`, prefix: "p", hash: `h${n}` }); // names unique per agent (agent_keys_live_name_idx)
   return id;
 }
 

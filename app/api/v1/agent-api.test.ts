@@ -78,7 +78,7 @@ async function idOf(body: string): Promise<string> {
 async function newKey(agentId = "scout"): Promise<{ id: string; key: string }> {
   const key = generateAgentKey();
   const id = `key_test_${Math.random().toString(36).slice(2)}`;
-  await testDb().db.insert(agentKeys).values({ id, agentId, name: "Test", prefix: key.slice(0, 10), hash: hashAgentKey(key) });
+  await testDb().db.insert(agentKeys).values({ id, agentId, name: `Test ${id}`, prefix: key.slice(0, 10), hash: hashAgentKey(key) });
   return { id, key };
 }
 

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `agent_keys_live_name_idx` ON `agent_keys` (`agent_id`,lower("name")) WHERE "agent_keys"."revoked_at" is null;
