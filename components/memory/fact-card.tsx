@@ -8,12 +8,10 @@ import { useToast } from "@/components/ui/toast";
 import { dayInWords } from "@/lib/day-words";
 import { recallUsageInWords } from "@/lib/memory/usage-words";
 import { FactHistory } from "./fact-history";
-import { FactTextArea } from "./fact-text-area";
-import { InstructionWarning } from "./instruction-warning";
+import { FactTextForm } from "./fact-text-form";
 import { LiveMark, useLiveMark } from "./live-updates";
 import { LookAlikeNote, type LookAlikeView } from "./look-alike-note";
 import { useMemory } from "./memory-context";
-import { UntilField } from "./until-field";
 
 /** One fact as the page shows it: only what the person may see, and whether they may change it. */
 export type FactView = {
@@ -245,108 +243,22 @@ function messageOf(result: { status: string; message?: string }): string {
   return result.message ?? "Something went wrong. Try again.";
 }
 
-/** Edit in place. A save names the version it started from; a conflict shows the current text to decide on. */
+/** Edit in place (fact-text-form.tsx): the text and its last day; a save names the version it started from. */
 function EditFact({ fact, onDone }: { fact: FactView; onDone: () => void }) {
   const { actions, workspace, agent } = useMemory();
-  const [text, setText] = useState(fact.body);
-  const [until, setUntil] = useState(fact.validUntil ?? "");
-  const [version, setVersion] = useState(fact.version);
-  const [conflict, setConflict] = useState<{ body: string; version: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  // The server's instruction-like warning, for the text it was given: typing on takes it away.
-  const [warned, setWarned] = useState<{ text: string; message: string } | null>(null);
-  const [pending, startSave] = useTransition();
-  const warningId = useId();
-  const warning = warned && warned.text === text ? warned.message : null;
-
-  function save(confirm = false) {
-    setError(null);
-    setWarned(null);
-    startSave(async () => {
-      const result = await actions.correctFact({
-        workspace,
-        agent,
-        factId: fact.id,
-        version,
-        text,
-        confirm,
-        // Only a changed day is sent: one that passed while the page was open is not refused for being past.
-        valid_until: until === (fact.validUntil ?? "") ? undefined : until,
-      });
-      if (result.status === "success") return onDone();
-      if (result.status === "stale") {
-        setConflict(result.current);
-        return;
-      }
-      if (result.status === "warning") {
-        setWarned({ text, message: result.message });
-        return;
-      }
-      setError(messageOf(result));
-    });
-  }
-
   return (
-    <form
+    <FactTextForm
+      name="Edit fact"
+      body={fact.body}
+      version={fact.version}
+      until={fact.validUntil ?? ""}
+      submitWords={["Save", "Saving…"]}
+      submit={({ text, version, confirm, validUntil }) =>
+        actions.correctFact({ workspace, agent, factId: fact.id, version, text, confirm, valid_until: validUntil })
+      }
+      onSaved={onDone}
+      onCancel={onDone}
       className="flex min-w-0 flex-1 flex-col gap-2"
-      aria-label="Edit fact"
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onDone();
-      }}
-    >
-      <FactTextArea label="Fact text" value={text} onChange={setText} autoFocus describedBy={warningId} />
-      <InstructionWarning
-        id={warningId}
-        message={warning}
-        keep={{ type: "button", onClick: () => save(true), disabled: pending || conflict !== null }}
-      />
-      <UntilField value={until} onChange={setUntil} />
-      {conflict ? (
-        <div role="alert" aria-label="Edit conflict" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
-          <p className="font-medium">Someone changed this fact while you were editing it. It now reads:</p>
-          <blockquote className="my-2 border-l-4 border-amber-300 pl-3">{conflict.body}</blockquote>
-          <div className="flex flex-wrap gap-2">
-            <Button
-              type="button"
-              variant="secondary"
-              onClick={() => {
-                setText(conflict.body);
-                setVersion(conflict.version);
-                setConflict(null);
-              }}
-            >
-              Use their text
-            </Button>
-            <Button
-              type="button"
-              variant="secondary"
-              onClick={() => {
-                setVersion(conflict.version);
-                setConflict(null);
-              }}
-            >
-              Keep mine and edit on
-            </Button>
-          </div>
-        </div>
-      ) : null}
-      {error ? (
-        <p role="alert" aria-label="Edit problem" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={pending || conflict !== null}>
-          {pending ? "Saving…" : "Save"}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    />
   );
 }

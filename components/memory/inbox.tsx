@@ -14,8 +14,7 @@ import { Field } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { FactActionState } from "@/lib/actions/memory-states";
 import { MAX_DECLINE_REASON } from "@/lib/validation/memory";
-import { FactTextArea } from "./fact-text-area";
-import { InstructionWarning } from "./instruction-warning";
+import { FactTextForm } from "./fact-text-form";
 import { useMemory } from "./memory-context";
 
 /** One proposal as the Inbox shows it: only what its decider may see. */
@@ -197,7 +196,7 @@ function ProposalItem({
   );
 }
 
-/** The text edited in place, then approved: the same rules and answers as Edit's (stale, duplicate, instruction-like). */
+/** The text edited in place, then approved: Edit's own form (fact-text-form.tsx), so the same rules and answers. */
 function EditAndApprove({
   proposal,
   approve,
@@ -210,52 +209,16 @@ function EditAndApprove({
   onApproved: (body: string) => void;
 }) {
   const { workspace, agent } = useMemory();
-  const [text, setText] = useState(proposal.body);
-  const [error, setError] = useState<string | null>(null);
-  const [warned, setWarned] = useState<{ text: string; message: string } | null>(null);
-  const [pending, start] = useTransition();
-  const warningId = useId();
-  const warning = warned && warned.text === text ? warned.message : null;
-
-  function save(confirm = false) {
-    setError(null);
-    setWarned(null);
-    start(async () => {
-      const result = await approve({ workspace, agent, factId: proposal.id, version: proposal.version, text, confirm });
-      if (result.status === "success") return onApproved(text);
-      if (result.status === "warning") return setWarned({ text, message: result.message });
-      setError(messageOf(result));
-    });
-  }
-
   return (
-    <form
-      className="flex min-w-0 flex-col gap-2"
-      aria-label="Edit and approve"
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onCancel();
-      }}
-    >
-      <FactTextArea label="Fact text" value={text} onChange={setText} autoFocus describedBy={warningId} />
-      <InstructionWarning id={warningId} message={warning} keep={{ type: "button", onClick: () => save(true), disabled: pending }} />
-      {error ? (
-        <p role="alert" aria-label="Edit problem" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Approving…" : "Approve"}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    <FactTextForm
+      name="Edit and approve"
+      body={proposal.body}
+      version={proposal.version}
+      submitWords={["Approve", "Approving…"]}
+      submit={({ text, version, confirm }) => approve({ workspace, agent, factId: proposal.id, version, text, confirm })}
+      onSaved={onApproved}
+      onCancel={onCancel}
+    />
   );
 }
 
