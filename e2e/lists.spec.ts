@@ -103,6 +103,12 @@ test("one name per scope on every surface", async ({ browser }) => {
   for (const name of SCOPES) await expect(add.getByRole("radio", { name, exact: true })).toHaveCount(1);
   expect(await olivia.locator("header dt").allInnerTexts()).toEqual(SCOPES);
   expect(await olivia.locator("main").innerText()).not.toMatch(SECOND_NAMES);
+  // An empty group says what to do next; under a search that found nothing, that it found nothing.
+  await expect(olivia.locator("section[aria-labelledby='group-person-heading'] > p")).toHaveText(
+    "Nothing kept just for you yet. Remember a fact for Just you, or tell the agent in your DM.",
+  );
+  await olivia.goto(`${MEMORY}?q=zebracorn`);
+  await expect(olivia.getByText("None here match the search or filters.")).toHaveCount(3);
 
   // Max reads a DM with Ana: it is named by its people, on the card and in the menus.
   const max = await signIn(browser, "max@acme.test");
@@ -213,8 +219,11 @@ test("sort by most recalled: chosen by keyboard, kept in the URL, announced, and
   await expect(justYou).toBeFocused();
   await expect(ana).toHaveURL(/[?&]sort=recalled(&|$)/);
   seen.push(...(await cardTexts(ana, "Just you")));
-  await pages.getByRole("link", { name: "Less recalled facts →" }).click();
+  // By keyboard too: Enter on the link, focus on the heading with the new range.
+  await pages.getByRole("link", { name: "Less recalled facts →" }).focus();
+  await ana.keyboard.press("Enter");
   await expect(justYou.locator("[data-range]")).toHaveText("51–51 of 51");
+  await expect(justYou).toBeFocused();
   seen.push(...(await cardTexts(ana, "Just you")));
   expect(seen).toHaveLength(51);
   expect(new Set(seen)).toEqual(new Set([DEMO_FACTS.anaPerson, ...ANAS]));

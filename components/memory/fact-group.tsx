@@ -11,6 +11,8 @@ export type FactGroupProps = {
   newestHref: string | null;
   /** The paging links' words in the list's order (older, newer, less recalled…); newest-first's by default. */
   pageWords?: { next: string; first: string };
+  /** What an empty group says: what to do next, or that the filters found none here. */
+  emptyText?: string;
   /** Where this page sits in the group ("26–50 of 92"), when the group has more than one page. */
   range?: { from: number; to: number } | null;
 };
@@ -25,6 +27,7 @@ export function FactGroup({
   olderHref,
   newestHref,
   range = null,
+  emptyText = "No facts here.",
   pageWords = { next: "Older facts →", first: "← Newest facts" },
 }: FactGroupProps) {
   return (
@@ -42,7 +45,7 @@ export function FactGroup({
         <p className="text-sm text-slate-600">{description}</p>
       </div>
       {facts.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No facts here.</p>
+        <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">{emptyText}</p>
       ) : (
         <ul aria-label={`${title} facts`} className="flex flex-col gap-2">
           {/* Keyed by id alone: a live refresh bringing someone else's change must not close an open edit or its conflict notice. */}

@@ -42,11 +42,26 @@ import { graceCutoff } from "@/lib/memory/writes";
 import { RECENT_RECALL_DAYS, type MemoryPageParams } from "@/lib/validation/memory";
 import { previewRecall } from "./preview-recall";
 
-// Titles are the scopes' one name (labels.ts scopeName), filled in per workspace.
-const GROUPS: { scope: Scope; id: string; description: string }[] = [
-  { scope: "workspace", id: "group-workspace", description: "Recalled anywhere in the workspace." },
-  { scope: "channel", id: "group-channel", description: "Recalled only in their channel." },
-  { scope: "person", id: "group-person", description: "Recalled only in your DM." },
+// Titles are the scopes' one name (labels.ts scopeName), filled in per workspace. An empty group says what to do next.
+const GROUPS: { scope: Scope; id: string; description: string; empty: string }[] = [
+  {
+    scope: "workspace",
+    id: "group-workspace",
+    description: "Recalled anywhere in the workspace.",
+    empty: "Nothing for everyone yet. Owners add one with Remember a fact; agents' proposals wait in an owner's Inbox.",
+  },
+  {
+    scope: "channel",
+    id: "group-channel",
+    description: "Recalled only in their channel.",
+    empty: "Nothing for a channel you can read yet. Remember a fact and pick its channel.",
+  },
+  {
+    scope: "person",
+    id: "group-person",
+    description: "Recalled only in your DM.",
+    empty: "Nothing kept just for you yet. Remember a fact for Just you, or tell the agent in your DM.",
+  },
 ];
 
 /** The paging links' words in each order: where the next page goes, and back to the first. */
@@ -183,6 +198,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   const groups = GROUPS.filter((group) => !query.scope || query.scope === group.scope);
   // The sort only orders what the filters allow (fact-order.ts); each group pages in it.
   const order: FactOrder = query.sort ?? "newest";
+  const filtered = Boolean(query.q || query.channel || query.pinned || query.kept || query.source || query.recalled);
   const labels = new Map(channels.map((c) => [c.id, c.label]));
   const ownDm = channels.find((c) => c.isOwnDm) ?? null;
   // The recall limit is marked for the place the person is looking at: the channel filtered on, else their own DM.
@@ -247,8 +263,10 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
     groups: groups.map((group, i) => {
       const page = pages[i];
       const cursor = `after_${group.scope}` as const;
+      const { empty, ...shown } = group;
       return {
-        ...group,
+        ...shown,
+        emptyText: filtered ? "None here match the search or filters." : empty,
         title: scopeName(group.scope, member.workspace.name),
         count: counts[group.scope],
         facts: page.facts.map((fact) => ({
