@@ -17,7 +17,7 @@ export type FactGroupProps = {
   range?: { from: number; to: number } | null;
 };
 
-/** One group of the Memory page (Workspace, Conversations, Just you): its count, one page of facts, and paging. */
+/** One group of the Memory page (Everyone in Acme, Channels, Just you): its count, one page of facts, and paging. */
 export function FactGroup({
   id,
   title,
