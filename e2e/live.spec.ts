@@ -5,7 +5,8 @@
  * never shows it and the bytes of Max's own stream, read raw, never carry it (nor
  * any fact: the stream says only "changed"). What they are typing and where their
  * focus is survive the refresh. A correction written by a second process on the
- * same database file reaches the open page, marked "Changed by Max Mills".
+ * same database file reaches the open page, marked "Changed by Max Mills". A stream
+ * that reconnects with Last-Event-ID hears at once of a change made while it was away.
  * No timing is asserted here: the 2 s goal rests on the watcher's interval and the bench.
  */
 import { execFileSync } from "node:child_process";
@@ -30,11 +31,12 @@ async function openMemory(browser: Browser, person: PersonId): Promise<{ context
   return { context, page };
 }
 
-/** The person's live stream read as raw bytes, with the browser's own cookies. */
-async function rawStream(context: BrowserContext): Promise<{ text: () => string; close: () => void }> {
+/** The person's live stream read as raw bytes, with the browser's own cookies (and, reconnecting, the Last-Event-ID it had). */
+async function rawStream(context: BrowserContext, lastEventId?: string): Promise<{ text: () => string; close: () => void }> {
   const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   let bytes = "";
-  const request = http.get({ host: "127.0.0.1", port: E2E_PORT, path: `${MEMORY}/live`, headers: { cookie, accept: "text/event-stream" } });
+  const resume = lastEventId ? { "last-event-id": lastEventId } : {};
+  const request = http.get({ host: "127.0.0.1", port: E2E_PORT, path: `${MEMORY}/live`, headers: { cookie, accept: "text/event-stream", ...resume } });
   await new Promise<void>((resolve, reject) => {
     request.on("response", (response) => {
       expect(response.statusCode).toBe(200);
@@ -93,6 +95,35 @@ test("Scout's facts reach the open pages of exactly those who may see them, and 
     maxStream.close();
     await ana.context.close();
     await max.context.close();
+  }
+});
+
+/** The version of the last "changed" event in a stream's bytes. */
+function lastChanged(text: string): string | undefined {
+  return [...text.matchAll(/^id: (\S+)\nevent: changed$/gm)].at(-1)?.[1];
+}
+
+test("a stream that reconnects with Last-Event-ID is told at once of the change made while it was away", async ({ browser, request }) => {
+  const run = `${Date.now()}`;
+  const context = await browser.newContext({ storageState: storageStateOf("ana") });
+  try {
+    // A page older than any version ("0.0") is told the current one on the watcher's next tick.
+    const first = await rawStream(context, "0.0");
+    await expect.poll(() => lastChanged(first.text())).toBeTruthy();
+    const heard = lastChanged(first.text())!;
+    first.close();
+    // Made while Ana's page has no stream (a dropped connection, a laptop asleep).
+    await remember(request, "group-max-ana", "ana", `Demo day moved to Tuesday (live ${run}).`);
+    const again = await rawStream(context, heard);
+    try {
+      await expect.poll(() => lastChanged(again.text())).toBeTruthy();
+      const memoryVersion = (version: string) => Number(version.split(".")[0]);
+      expect(memoryVersion(lastChanged(again.text())!)).toBeGreaterThan(memoryVersion(heard));
+    } finally {
+      again.close();
+    }
+  } finally {
+    await context.close();
   }
 });
 
