@@ -2,7 +2,7 @@
  * The Memory page with many facts (issue #17): one name per scope on every
  * surface, the recall limit marked in the place a person looks at, a "Just you"
  * fact that reaches no place warned about, paging ("26–50 of 51", focus on the
- * group's heading), the sort by most recalled, and the keyboard shortcuts. Ana's DM
+ * group's heading), the sort by most recalled, empty states, and the keyboard shortcuts. Ana's DM
  * gets 50 more facts (more than the 40 recalled), so this spec runs its own
  * server on a database of its own, seeded with the demo (servers.ts).
  */
@@ -120,6 +120,20 @@ test("one name per scope on every surface", async ({ browser }) => {
   await expect(max.getByRole("main").getByText(/· DM with Ana Alves ·/).first()).toBeVisible();
   expect(await max.locator("main").innerText()).not.toMatch(/Just me|This workspace|Conversation|Workspace \(/);
   expect(await max.locator("main").innerText()).not.toMatch(SECOND_NAMES);
+});
+
+test("a new agent's Memory page is one empty state that says what to do, not three empty groups", async ({ browser }) => {
+  const olivia = await signIn(browser, "olivia@acme.test");
+  await olivia.goto("/w/acme/settings/agents");
+  await olivia.getByLabel("Handle").fill("helper");
+  await olivia.getByLabel("Name", { exact: true }).fill("Helper");
+  await olivia.getByRole("button", { name: "Create agent" }).click();
+  await expect(olivia).toHaveURL(/\/settings\/agents\/helper$/);
+  await olivia.goto("/w/acme/agents/helper/memory");
+  await expect(olivia.getByRole("heading", { name: "Helper knows nothing you can see yet" })).toBeVisible();
+  await expect(olivia.getByText(/Tell it a fact with Remember a fact/)).toBeVisible();
+  await expect(olivia.locator("[data-results-heading]")).toHaveCount(0);
+  await expect(olivia.getByRole("search", { name: "Search and filter facts" })).toHaveCount(0);
 });
 
 test("a Just you fact with no DM of one's own is warned before it is kept", async ({ browser }) => {
