@@ -21,6 +21,7 @@ import { DEMO_PEOPLE } from "@/db/seed";
 import { agentMayForget, changeableBy, MAX_FACT, recallable, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import { allRows, resetIfChanged, snapshot, tableRows, type Snapshot } from "@/lib/testing/db-rows";
+import { REMOTE_TESTS } from "@/lib/testing/temp-db";
 
 const { signInAs, authSignIn, AuthError } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 // As a double, Auth.js finds every credential wrong.
@@ -214,8 +215,13 @@ async function settle(refused: boolean, before: Snapshot) {
   await resetIfChanged(db, seeded, baseline);
 }
 
-/** MNEMO_FUZZ_SCALE=10 runs ten times as many cases, for a longer hunt than CI's. */
-const SCALE = Number(process.env.MNEMO_FUZZ_SCALE) || 1;
+/**
+ * MNEMO_FUZZ_SCALE=10 runs ten times as many cases, for a longer hunt than CI's.
+ * Over a libSQL server (the remote suite, vitest.remote.config.ts) a tenth: the
+ * hunt for hostile input is the file run's; the remote run proves the same
+ * properties hold when every query is a round trip.
+ */
+const SCALE = (Number(process.env.MNEMO_FUZZ_SCALE) || 1) * (REMOTE_TESTS ? 0.1 : 1);
 const RUNS = Object.fromEntries(
   Object.entries({ api: 1_000, mcp: 400, export: 200, actions: 800, public: 80 }).map(([k, n]) => [k, Math.round(n * SCALE)]),
 ) as Record<"api" | "mcp" | "export" | "actions" | "public", number>;

@@ -6,8 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { closeDb } from "@/db";
-import { seedDemo } from "@/db/seed";
-import { createTempDb, type TempDb } from "./temp-db";
+import { createDemoTempDb, type TempDb } from "./temp-db";
 
 /** The demo agents' keys, fixed so that tests can send them (the seed makes random ones otherwise). */
 export const DEMO_KEYS = { scout: `mnemo_${"s".repeat(43)}`, echo: `mnemo_${"e".repeat(43)}` } as const;
@@ -31,8 +30,7 @@ export function appDemoDbForEachTest(prepare?: (t: TempDb) => Promise<void>): ()
   let t: TempDb | undefined;
   const originalUrl = process.env.DATABASE_URL;
   beforeEach(async () => {
-    t = await createTempDb();
-    await seedDemo(t.db);
+    t = await createDemoTempDb();
     await prepare?.(t);
     closeDb();
     process.env.DATABASE_URL = t.url;
@@ -55,8 +53,7 @@ export function appDemoDbForFile({ rateLimit = 1_000_000 }: { rateLimit?: number
   let t: TempDb | undefined;
   const saved = { url: process.env.DATABASE_URL, limit: process.env.MNEMO_API_RATE_LIMIT };
   beforeAll(async () => {
-    t = await createTempDb();
-    await seedDemo(t.db, DEMO_KEYS);
+    t = await createDemoTempDb(DEMO_KEYS);
     process.env.DATABASE_URL = t.url;
     process.env.MNEMO_API_RATE_LIMIT = String(rateLimit);
     closeDb();

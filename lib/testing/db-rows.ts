@@ -35,10 +35,17 @@ export async function tableRows(db: Db, table: string): Promise<Row[]> {
   return result.rows.map((row) => ({ ...row }));
 }
 
-/** Every row as stored, every table (raw: for restoring). */
+/**
+ * Every row as stored, every table (raw: for restoring), read in one batch: one
+ * consistent read, and one round trip over a libSQL server instead of one per table.
+ */
 export async function allRows(db: Db): Promise<Snapshot> {
+  const results = await db.$client.batch(
+    DATA_TABLES.map((table) => `SELECT * FROM ${table} ORDER BY rowid`),
+    "read",
+  );
   const out: Snapshot = {};
-  for (const table of DATA_TABLES) out[table] = await tableRows(db, table);
+  DATA_TABLES.forEach((table, i) => (out[table] = results[i].rows.map((row) => ({ ...row }))));
   return out;
 }
 

@@ -8,18 +8,16 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach } from "vitest";
 import type { Db } from "@/db/client";
 import { channelMembers, channels, memberships } from "@/db/schema";
-import { seedDemo } from "@/db/seed";
 import type { Viewer } from "@/lib/memory/rules";
 import { derivePlace } from "@/lib/memory/place";
 import { listVisibleFacts, recall } from "@/lib/memory/store";
-import { createTempDb, type TempDb } from "./temp-db";
+import { createDemoTempDb, type TempDb } from "./temp-db";
 
 /** Registers the hooks; call the returned function inside a test for that test's database. */
 export function freshDemoForEachTest(): () => Db {
   let t: TempDb | undefined;
   beforeEach(async () => {
-    t = await createTempDb();
-    await seedDemo(t.db);
+    t = await createDemoTempDb();
   });
   afterEach(() => {
     t?.close();

@@ -25,7 +25,7 @@ type Report = {
 function runRemoteFile(file: string, env: Record<string, string>): Promise<{ code: number | null; report: Report }> {
   const out = path.join(dir, "report.json");
   // The parent vitest's own variables would make the child think it is a worker.
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "MNEMO_TEST_DATABASE"));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "MNEMO_TEST_DATABASE")) as NodeJS.ProcessEnv;
   const child = spawn(
     process.execPath,
     [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "-c", "vitest.remote.config.ts", file, "--reporter=json", `--outputFile=${out}`],

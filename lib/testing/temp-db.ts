@@ -9,20 +9,25 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { openDatabase, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedDemo } from "@/db/seed";
+import { agentKeyPrefix, hashAgentKey } from "@/lib/api/agent-keys";
 
 export type TempDb = { db: Db; url: string; file: string; close: () => void };
 
 /** Set by vitest.remote.config.ts: every test database is then reached over Hrana (issue #19). */
 export const REMOTE_TESTS = process.env.MNEMO_TEST_DATABASE === "remote";
 
-/** A fresh file behind its own libSQL stand-in (lib/testing/hrana-server-setup.ts); `file` is that file, for tests that read it. */
-async function createRemoteTempDb(): Promise<TempDb> {
+/**
+ * A fresh file behind its own libSQL stand-in (lib/testing/hrana-server-setup.ts);
+ * `file` is that file, for tests that read it. The file is a copy of one migrated
+ * (and for `demo`, seeded) over the protocol when the run began, so it is not
+ * migrated again here.
+ */
+async function createRemoteTempDb(template: "migrated" | "demo"): Promise<TempDb> {
   const control = inject("hranaControl");
-  const made = await fetch(`${control}/databases`, { method: "POST" });
+  const made = await fetch(`${control}/databases?template=${template}`, { method: "POST" });
   if (!made.ok) throw new Error(`The stand-in could not make a database: ${await made.text()}`);
   const { id, url, file } = (await made.json()) as { id: string; url: string; file: string };
   const db = await openDatabase(url);
-  await migrateDatabase(db);
   return {
     db,
     url,
@@ -36,7 +41,7 @@ async function createRemoteTempDb(): Promise<TempDb> {
 }
 
 export async function createTempDb(): Promise<TempDb> {
-  if (REMOTE_TESTS) return createRemoteTempDb();
+  if (REMOTE_TESTS) return createRemoteTempDb("migrated");
   const dir = mkdtempSync(path.join(tmpdir(), "mnemo-test-"));
   const file = path.join(dir, "mnemo.db");
   const url = `file:${file}`;
@@ -53,6 +58,28 @@ export async function createTempDb(): Promise<TempDb> {
   };
 }
 
+/** A fresh database with the demo seeded (db/seed.ts), its agents' keys `keys` where given. */
+export async function createDemoTempDb(keys: { scout?: string; echo?: string } = {}): Promise<TempDb> {
+  if (!REMOTE_TESTS) {
+    const t = await createTempDb();
+    await seedDemo(t.db, keys);
+    return t;
+  }
+  const t = await createRemoteTempDb("demo");
+  // The template's keys are random; named ones are stored as seedDemo stores them.
+  const named = Object.entries(keys).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  if (named.length) {
+    await t.db.$client.batch(
+      named.map(([agent, key]) => ({
+        sql: "UPDATE agent_keys SET prefix = ?, hash = ? WHERE id = ?",
+        args: [agentKeyPrefix(key), hashAgentKey(key), `key_demo_${agent}`],
+      })),
+      "write",
+    );
+  }
+  return t;
+}
+
 /**
  * Registers the hooks for a test file's database: one migrated file for the whole
  * file, or a fresh one for each test (`each`), seeded with the demo when asked.
@@ -61,8 +88,7 @@ export async function createTempDb(): Promise<TempDb> {
 export function tempDbForTests({ demo = false, each = false }: { demo?: boolean; each?: boolean } = {}): Omit<TempDb, "close"> {
   let current: TempDb | undefined;
   const open = async () => {
-    current = await createTempDb();
-    if (demo) await seedDemo(current.db);
+    current = demo ? await createDemoTempDb() : await createTempDb();
   };
   const close = () => {
     current?.close();
