@@ -4,7 +4,15 @@
  * an http:// URL through a libSQL stand-in speaking Hrana over HTTP
  * (lib/testing/hrana-server.ts), so the code path of a libSQL server or Turso is
  * the one tested. `npm run test:remote`; `npm test` runs it after the unit tests.
- * (lib/testing/hrana-server.test.ts, which starts stand-ins of its own, runs with the unit tests.)
+ * (lib/testing/hrana-server.test.ts, which starts stand-ins of its own, and
+ * hrana-break.test.ts, which runs one of these files against a broken stand-in,
+ * run with the unit tests.)
+ *
+ * Kept to a few minutes: the migrations and the demo seed run once over the
+ * protocol (hrana-server-setup.ts) and each test database starts as a copy; the
+ * property tests whose every case is hundreds of round trips run fewer cases here
+ * than on a file — app/fuzz.test.ts a tenth, the recall cache's property 6 of 25 —
+ * and say so where they set the count. Every other test runs as on a file.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
