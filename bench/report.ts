@@ -33,6 +33,11 @@ export function goals(sizes: SizeResult[]): Goal[] {
     const loads = [...s.load.flatMap((l) => [l.health, l.recall, ...(l.recallQ ? [l.recallQ] : [])]), s.remember, ...(s.recallNothingKept ? [s.recallNothingKept.health, s.recallNothingKept.recall] : []), ...(s.streams ? [s.streams.without, s.streams.with] : [])];
     const errors = loads.reduce((n, r) => n + r.errors + r.non2xx, 0);
     out.push({ goal: `zero errors under load (${label})`, value: String(errors), met: errors === 0 });
+    if (s.remote) {
+      const remoteLoads = [...s.remote.load.flatMap((l) => [l.health, l.recall, ...(l.recallQ ? [l.recallQ] : [])]), s.remote.remember];
+      const remoteErrors = remoteLoads.reduce((n, r) => n + r.errors + r.non2xx, 0);
+      out.push({ goal: `zero errors under load through the libSQL stand-in (${label})`, value: String(remoteErrors), met: remoteErrors === 0 });
+    }
     out.push({ goal: `RSS after ≤ 1.5× after warm-up (${label})`, value: `${s.rss.afterWarmUpMb} → ${s.rss.afterMb} MB`, met: s.rss.afterMb <= 1.5 * s.rss.afterWarmUpMb });
   }
   if (sizes.length > 1) {
@@ -75,6 +80,26 @@ export function printRun(run: Run): void {
     }
     const m = s.remember;
     lines.push(`| ${f} | remember | ${m.connections} | ${m.rps} | ${m.p50} | ${m.p99} | ${m.errors + m.non2xx} | ${m.cpuUsPerRequest} |`);
+  }
+  if (run.sizes.some((s) => s.remote)) {
+    // The remote row beside the embedded one: same data, same loads, the database one Hrana round trip away per query.
+    lines.push("", "| facts | load | c | database | req/s | p50 ms | p99 ms | errors + non-2xx | server CPU µs/req | stand-in CPU µs/req |", "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|");
+    for (const s of run.sizes) {
+      if (!s.remote) continue;
+      const f = s.facts.toLocaleString("en-US");
+      const row = (name: string, where: string, r: { connections: number; rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuUsPerRequest: number }, standIn: string) =>
+        lines.push(`| ${f} | ${name} | ${r.connections} | ${where} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.cpuUsPerRequest} | ${standIn} |`);
+      for (const l of s.remote.load) {
+        const embedded = s.load.find((e) => e.concurrency === l.concurrency);
+        for (const [name, remote, file] of [["health (floor)", l.health, embedded?.health], ["recall", l.recall, embedded?.recall], ["recall with q", l.recallQ, embedded?.recallQ]] as const) {
+          if (!remote) continue;
+          if (file) row(name, "file", file, "–");
+          row(name, "stand-in", remote, String(remote.standInCpuUsPerRequest));
+        }
+      }
+      row("remember", "file", s.remember, "–");
+      row("remember", "stand-in", s.remote.remember, String(s.remote.remember.standInCpuUsPerRequest));
+    }
   }
   lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB | RSS after each phase, MB |", "|---:|---:|---:|---:|---:|---|");
   for (const s of run.sizes) {

@@ -5,7 +5,9 @@
  * recall in-process against a bare prepared statement, then start the production
  * server and measure, side by side on the same server: recall without and with a
  * question (`q`, varied per request) and the floor (GET /api/health) at concurrency
- * 1, 16 and 64, remember, the Memory page, and the server's RSS. Prints a table and writes bench/results/<date>.json.
+ * 1, 16 and 64, remember, the Memory page, and the server's RSS. Then the remote row
+ * (bench/remote.ts; `--no-remote` skips it): recall and remember with the same data
+ * behind the libSQL stand-in on loopback. Prints a table and writes bench/results/<date>.json.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -17,6 +19,7 @@ import {
   type LoadResult, type QuestionCheck,
 } from "./load";
 import { measurePage, type PageResult } from "./page";
+import { measureRemote, type RemoteResult } from "./remote";
 import { rssMb, startServer } from "./server";
 import { measureStreams, type StreamsResult } from "./streams";
 import { goals, printRun } from "./report";
@@ -29,6 +32,7 @@ const full = args.includes("--full");
 const sizes = (flag("sizes") ?? (full ? "10000,1000000" : "10000,100000")).split(",").map(Number);
 const seconds = Number(flag("seconds") ?? (full ? 15 : 6));
 const cpuProf = args.includes("--cpu-prof") ? path.resolve("bench/tmp/prof") : undefined;
+const remoteRow = !args.includes("--no-remote");
 const TMP = path.resolve("bench/tmp");
 const CONCURRENCY = [1, 16, 64];
 /** Alternating slices per load: more in a full run, so drift on the shared machine averages out. */
@@ -51,6 +55,8 @@ export type SizeResult = {
   page: PageResult;
   /** Recall at c16 with and without 200 open live streams of the Memory page (#18), told of a change twice a second. */
   streams?: StreamsResult;
+  /** The same data behind the libSQL stand-in on loopback, the server at an http:// URL (#19). */
+  remote?: RemoteResult;
   /** The server's RSS after warm-up and at the end, and after each phase on the way (MB). */
   rss: { afterWarmUpMb: number; afterMb: number; timeline: { after: string; mb: number }[] };
 };
@@ -68,14 +74,20 @@ async function dataFor(size: number): Promise<{ data: BenchData; file: string; g
     writeFileSync(meta, JSON.stringify(data));
     console.log(`  done in ${generateSeconds} s`);
   }
-  const file = path.join(TMP, `run-${size}.db`);
+  const file = await freshCopy(template, `run-${size}.db`);
+  return { data: JSON.parse(readFileSync(meta, "utf8")) as BenchData, file, generateSeconds };
+}
+
+/** A migrated copy of a size's generated data, under `name` in bench/tmp. */
+async function freshCopy(template: string, name: string): Promise<string> {
+  const file = path.join(TMP, name);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
   copyFileSync(template, file);
   // A file generated before a later migration gets it now, as the app's own start would (the server migrates too, but the in-process step comes first).
   const db = await openDatabase(`file:${file}`);
   await migrateDatabase(db);
   db.$client.close();
-  return { data: JSON.parse(readFileSync(meta, "utf8")) as BenchData, file, generateSeconds };
+  return file;
 }
 
 async function measureSize(size: number, port: number, runId: string): Promise<SizeResult> {
@@ -127,9 +139,16 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     const afterMb = mark("live streams");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
+    let remote: RemoteResult | undefined;
+    if (remoteRow) {
+      console.log(`[${size}] recall and remember through the libSQL stand-in…`);
+      // Its own copy: the embedded run's remembers are not in it.
+      const remoteFile = await freshCopy(path.join(TMP, `facts-${size}-v${DATA_VERSION}.db`), `remote-${size}.db`);
+      remote = await measureRemote({ file: remoteFile, data, port, seconds, rounds: ROUNDS, runId });
+    }
     return {
       facts: data.facts, workspaces: data.workspaces, generateSeconds, inProcess, load, questions: { check, repeatShare: questions.repeatShare() },
-      remember: rem, page, streams, recallNothingKept, rss: { afterWarmUpMb, afterMb, timeline },
+      remember: rem, page, streams, recallNothingKept, remote, rss: { afterWarmUpMb, afterMb, timeline },
     };
   } finally {
     await server.stop();

@@ -1,0 +1,108 @@
+/**
+ * The remote row (issue #19): the production server on an `http://` DATABASE_URL,
+ * the database behind the libSQL stand-in (bench/hrana-stand-in.ts) in a process of
+ * its own on loopback, so the cost of the network hop — every query a Hrana round
+ * trip — shows beside the embedded numbers of the same data. The floor, recall
+ * (without and with a question) and remember, in alternating slices as for the file.
+ *
+ * The stand-in is JavaScript over the same libSQL file, not sqld: its own CPU per
+ * request is reported apart, and it shares the machine's cores with the app server.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { combine, health, measureCpuOf, recall, recallWithQuestions, remember, type LoadResult, QuestionLoad, recallRequests } from "./load";
+import type { BenchData } from "./generate";
+import { cpuMs, rssMb, startServer } from "./server";
+
+/** A load through the stand-in, with the stand-in's own CPU time per request beside the app server's. */
+export type RemoteLoad = LoadResult & { standInCpuUsPerRequest: number };
+
+export type RemoteResult = {
+  /** Per concurrency: the floor (no query), recall, and recall with q at c16 only. */
+  load: { concurrency: number; health: RemoteLoad; recall: RemoteLoad; recallQ?: RemoteLoad }[];
+  remember: RemoteLoad;
+  /** The stand-in's RSS at the end (MB). */
+  standInRssMb: number;
+};
+
+type StandIn = { url: string; pid: number; stop: () => Promise<void> };
+
+async function startStandIn(file: string): Promise<StandIn> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "bench/hrana-stand-in.ts", file], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();
+  if (first.done || !/^http:\/\/127\.0\.0\.1:\d+$/.test(first.value)) throw new Error(`The stand-in did not start (${first.value ?? "no output"})`);
+  return {
+    url: first.value,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Runs `load`, adding the stand-in's CPU time per request it answered for. */
+async function withStandInCpu(pid: number, load: () => Promise<LoadResult>): Promise<RemoteLoad> {
+  const before = cpuMs(pid);
+  const result = await load();
+  return { ...result, standInCpuUsPerRequest: Math.round(((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests)) };
+}
+
+function combineRemote(slices: RemoteLoad[]): RemoteLoad {
+  const requests = slices.reduce((n, r) => n + r.requests, 0);
+  const standIn = slices.reduce((n, r) => n + r.standInCpuUsPerRequest * r.requests, 0);
+  return { ...combine(slices), standInCpuUsPerRequest: Math.round(standIn / Math.max(1, requests)) };
+}
+
+/**
+ * Measures the remote row on `file` (a fresh, migrated copy of the size's data: the
+ * stand-in serves it in place). `port` is the app server's.
+ */
+export async function measureRemote(options: {
+  file: string;
+  data: BenchData;
+  port: number;
+  seconds: number;
+  rounds: number;
+  runId: string;
+}): Promise<RemoteResult> {
+  const { file, data, port, seconds, rounds, runId } = options;
+  const standIn = await startStandIn(file);
+  try {
+    const server = await startServer({ dbUrl: standIn.url, port, rateLimit: 1_000_000 });
+    try {
+      measureCpuOf(server.pid);
+      const requests = recallRequests(data.recallers);
+      const questions = new QuestionLoad(data.recallers);
+      const slice = seconds / rounds;
+      // Warm-up: each load once, so the server's kept answers and the stand-in's pool are at their working size.
+      await health(server.url, 16, 2);
+      await recall(server.url, requests, 16, 2);
+      await recallWithQuestions(server.url, questions, 16, 2);
+      await remember(server.url, data.rememberers, 16, 2, `${runId}-remote-warm`);
+      const load: RemoteResult["load"] = [];
+      for (const c of [1, 16]) {
+        const h: RemoteLoad[] = [];
+        const r: RemoteLoad[] = [];
+        const q: RemoteLoad[] = [];
+        for (let round = 0; round < rounds; round++) {
+          h.push(await withStandInCpu(standIn.pid, () => health(server.url, c, slice)));
+          r.push(await withStandInCpu(standIn.pid, () => recall(server.url, requests, c, slice)));
+          if (c === 16) q.push(await withStandInCpu(standIn.pid, () => recallWithQuestions(server.url, questions, c, slice)));
+        }
+        load.push({ concurrency: c, health: combineRemote(h), recall: combineRemote(r), ...(q.length ? { recallQ: combineRemote(q) } : {}) });
+      }
+      const rem = await withStandInCpu(standIn.pid, () => remember(server.url, data.rememberers, 16, seconds, `${runId}-remote`));
+      return { load, remember: rem, standInRssMb: rssMb(standIn.pid) };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await standIn.stop();
+  }
+}
