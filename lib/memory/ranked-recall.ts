@@ -8,7 +8,7 @@ import type { Conn } from "@/db/client";
 import { RECALL_LIMIT, recallable, utcDay, type Place } from "./rules";
 import { BUDGET_LOOKAHEAD, byRecency, rankRecall, type Nearest, type RankedRecall } from "./ranking";
 import { placePostings, readCandidates } from "./recall-candidates";
-import { recall, recallBranches, recallableCount, type RecallBranch } from "./store";
+import { inBranch, recall, recallBranches, recallableCount, type RecallBranch } from "./store";
 import type { StoredFact } from "./fact-columns";
 import { questionWords } from "./terms";
 import { scoreByWords, type WordHit } from "./word-index";
@@ -25,7 +25,7 @@ export type RecallOptions = {
   question?: string;
   limit?: number;
   budget?: number;
-  /** The agent's memory version, when the caller read it (API requests): lets the place's vocabulary (typos) be reused. */
+  /** The agent's memory version, when the caller read it (API requests): lets what a question reads of the place (statistics, postings, vocabulary, rows) be kept and reused. */
   version?: string;
   meaning?: MeaningLookup;
   /** Also list each fact left out and why (the Memory page's preview); agents get only the count. */
@@ -92,7 +92,7 @@ export async function recallRanked(
 function listsByBranch(facts: readonly StoredFact[], branches: readonly RecallBranch[]): StoredFact[][] {
   const lists = branches.map(() => [] as StoredFact[]);
   for (const fact of facts) {
-    const i = branches.findIndex((branch) => branch.scope === fact.scope && branch.ref === fact.scopeRef);
+    const i = branches.findIndex((branch) => inBranch(branch, fact.scope, fact.scopeRef));
     if (i >= 0) lists[i].push(fact);
   }
   for (const list of lists) list.sort((a, b) => Number(b.pinned) - Number(a.pinned) || byRecency(a, b));

@@ -8,15 +8,15 @@
  *
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
- * count and length, its vocabulary (which of a question's terms to read at all, and the
- * typo rule's neighbours) and its postings of the terms asked are kept per agent memory
- * version and UTC day, the versions the recall cache trusts
+ * count and length, its postings of the terms asked (empty lists too) and its vocabulary
+ * (read only for the typo rule; once kept, it also says which terms are worth a seek) are
+ * kept per agent memory version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
 import { readAll, type Conn } from "@/db/client";
 import { utcDay, type Place } from "./rules";
 import { FACT_COLUMNS, type FactColumnsRow, type StoredFact } from "./fact-columns";
-import { BRANCH_WHERE, branchArgs, type RecallBranch } from "./store";
+import { BRANCH_WHERE, branchArgs, inBranch, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
 import { Vocabulary, mayBeTypos, termsToRead, typoReach, type PlacePostings, type Posting, type Words } from "./word-index";
@@ -85,7 +85,7 @@ async function placeStats(
   ]);
   const sum = { n: 0, total: 0 };
   for (const branch of branches) {
-    const row = rows.find((found) => found.scope === branch.scope && found.ref === branch.ref);
+    const row = rows.find((found) => inBranch(branch, found.scope, found.ref));
     const stats = { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0) };
     cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
     sum.n += stats.n;
@@ -113,6 +113,11 @@ function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
   return cacheFor("mnemoRecallVocabulary", db, () => new VersionedCache<Vocabulary>(VOCABULARY_BUDGET));
 }
 
+/** A branch's vocabulary if it is kept for this version and day; never read for it. */
+function keptVocabulary(db: Conn, agentId: string, place: Place, branch: RecallBranch, version: string, today: string): Vocabulary | undefined {
+  return vocabularyCache(db).get(branchKey(agentId, place, branch), `${version}\n${today}`);
+}
+
 async function vocabularyOf(
   db: Conn,
   agentId: string,
@@ -126,13 +131,10 @@ async function vocabularyOf(
     return new Vocabulary(rows.map((row) => row.term));
   };
   if (version === undefined) return read();
-  const cache = vocabularyCache(db);
-  const key = branchKey(agentId, place, branch);
-  const keptAt = `${version}\n${today}`;
-  const kept = cache.get(key, keptAt);
+  const kept = keptVocabulary(db, agentId, place, branch, version, today);
   if (kept) return kept;
   const vocabulary = await read();
-  cache.set(key, keptAt, vocabulary, (vocabulary.terms.length + 1) * BYTES_PER_TERM);
+  vocabularyCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, (vocabulary.terms.length + 1) * BYTES_PER_TERM);
   return vocabulary;
 }
 
@@ -184,7 +186,7 @@ export async function placePostings(
     ]);
     const read = keys.map(() => new Map<string, Posting[]>());
     for (const { scope, ref, term, fact, tf, length } of rows) {
-      const i = branches.findIndex((branch) => branch.scope === scope && branch.ref === ref);
+      const i = branches.findIndex((branch) => inBranch(branch, scope, ref));
       if (i < 0 || !lacking[i].has(term)) continue; // kept already, and added above
       let list = read[i].get(term);
       if (!list) read[i].set(term, (list = []));
@@ -198,20 +200,23 @@ export async function placePostings(
       }
     });
   };
-  // A branch's vocabulary is kept with its statistics: WordNet offers a dozen other words per question, and
-  // reading only the terms the place has saves a seek per other term and branch on every question.
-  const [stats, vocabularies] = await Promise.all([
-    placeStats(db, agentId, place, branches, version, today),
-    question.length ? Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today))) : [],
-  ]);
-  const has = (term: string) => vocabularies.some((vocabulary) => vocabulary.has(term));
-  await read(question.length ? termsToRead(question, words).filter(has) : []);
+  const stats = await placeStats(db, agentId, place, branches, version, today);
+  // Where every branch's vocabulary is kept already (a question has needed it since the last change), it says
+  // which of WordNet's dozen other words per question word are worth a seek at all. It is never read for this
+  // alone: that is a walk of the branch's postings, which a kept posting list (empty ones included) spares anyway.
+  const kept = version === undefined ? [] : branches.map((branch) => keptVocabulary(db, agentId, place, branch, version, today));
+  const known = kept.length && kept.every((vocabulary) => vocabulary !== undefined) ? kept : null;
+  const worthReading = (term: string) => !known || known.some((vocabulary) => vocabulary!.has(term));
+  await read(question.length ? termsToRead(question, words).filter(worthReading) : []);
 
-  // Typos: only words the place and WordNet both miss look for their neighbours.
+  // Typos: only words the place and WordNet both miss look for their neighbours, in the branches' vocabularies.
   const unknown = mayBeTypos(
-    question.filter(({ term }) => !has(term)),
+    question.filter(({ term }) => !byTerm.has(term)),
     words,
   );
+  const vocabularies = unknown.length
+    ? await Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today)))
+    : [];
   const near = (term: string, most: number) => {
     const found = new Map<string, number>();
     for (const vocabulary of vocabularies) for (const [other, distance] of vocabulary.near(term, most)) found.set(other, distance);
@@ -354,7 +359,7 @@ export async function readCandidates(
       branches.forEach((branch, i) =>
         kept.pinned.set(
           keys[i],
-          read.filter(({ fact }) => fact.scope === branch.scope && fact.scopeRef === branch.ref).map(({ seq }) => seq),
+          read.filter(({ fact }) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq),
         ),
       );
     }
@@ -373,7 +378,7 @@ export async function readCandidates(
       if (!cache || !lists.every((seqs) => seqs?.every((seq) => kept.bySeq.has(seq)))) {
         const read = stored(await readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, depth])));
         lists = branches.map((branch, i) => {
-          const seqs = read.filter(({ fact }) => fact.scope === branch.scope && fact.scopeRef === branch.ref).map(({ seq }) => seq);
+          const seqs = read.filter(({ fact }) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq);
           kept.newest.set(newestKeys[i], seqs);
           return seqs;
         });

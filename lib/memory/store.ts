@@ -60,6 +60,11 @@ export async function recall(db: Conn, agentId: string, place: Place, today: str
  */
 export type RecallBranch = { scope: Scope; ref: string };
 
+/** Whether a row read for recall, by its scope and ref, is of this branch. */
+export function inBranch(branch: RecallBranch, scope: string, ref: string): boolean {
+  return branch.scope === scope && branch.ref === ref;
+}
+
 export function recallBranches(place: Place): RecallBranch[] {
   const branches: RecallBranch[] = [
     { scope: "workspace", ref: "" },
