@@ -51,8 +51,9 @@ async function placeOf(db: Conn, agent: AgentContext, channel: string, asker: st
   }
 }
 
-/** What a kept place costs, roughly: the key, the entry and the place's few strings. */
+/** What a kept place costs, roughly: the key, the entry and its strings, and each of its people's ids. */
 const BYTES_PER_PLACE = 512;
+const BYTES_PER_PERSON = 48;
 
 /**
  * The place of a recall, kept per agent, channel and asker under the versions a kept
@@ -60,12 +61,14 @@ const BYTES_PER_PLACE = 512;
  * places version in the same statement (drizzle/0005). Refusals are never kept.
  */
 async function recallPlace(db: Conn, agent: AgentContext, channel: string, asker: string | undefined): Promise<Place> {
+  // Without the versions there is nothing to keep it under (a caller that read no key).
+  if (!agent.recallVersion) return (await placeOf(db, agent, channel, asker)).place;
   const cache = cacheFor("mnemoRecallPlaces", db, () => new VersionedCache<Place>(4 * 2 ** 20));
   const key = `${agent.agentId}\n${channel}\n${asker ?? ""}`;
   const kept = cache.get(key, agent.recallVersion);
   if (kept) return kept;
   const { place } = await placeOf(db, agent, channel, asker);
-  cache.set(key, agent.recallVersion, place, BYTES_PER_PLACE);
+  cache.set(key, agent.recallVersion, place, BYTES_PER_PLACE + place.people.length * BYTES_PER_PERSON);
   return place;
 }
 

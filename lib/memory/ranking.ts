@@ -19,6 +19,11 @@ import type { WordHit } from "./word-index";
 
 /** Why a fact is in the answer: the `why` of the API. */
 export type Receipt = { pinned: boolean; rank: number; score: number | null; matched: string[] };
+/**
+ * A fact of the answer and its receipt. Its row is its prototype (rankedFact below):
+ * read its fields, but never spread, clone or stringify it whole, nor hand it to a
+ * Client Component — pick the fields (as agent-memory.ts and preview-recall.ts do).
+ */
 export type RankedFact = StoredFact & { why: Receipt };
 /** A fact the place allows that the answer left out, and what left it out. */
 export type LeftOutFact = StoredFact & { why: Omit<Receipt, "rank">; reason: "limit" | "budget" };
