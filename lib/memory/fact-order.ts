@@ -5,6 +5,11 @@
  * and the next page is what comes strictly after them. An order only sorts the
  * rows the caller's WHERE (visibleSql …) already allows; it adds no condition
  * of its own but the keyset, so it can never widen what a person sees.
+ *
+ * "Most recalled" pages on a count that agents raise as they work: a fact on a
+ * later page whose count climbs past the cursor while someone pages moves to a
+ * page already seen. Exact paging would need a snapshot of the counts; reloading
+ * the first page shows the order as it is now.
  */
 import type { SqlPart } from "@/db/client";
 
