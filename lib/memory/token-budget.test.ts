@@ -48,6 +48,16 @@ describe("the section's size", () => {
     );
   });
 
+  it("counts a line followed by a newline as the tokenizer does, for any fact", () => {
+    fc.assert(
+      fc.property(text, fc.option(text), fc.boolean(), fc.nat(2), (body, label, pinned, i) => {
+        const sized = sizedLine(fact(i, body, label, pinned));
+        expect([sized.last, sized.inside]).toEqual([countTokens(sized.line), countTokens(`${sized.line}\n`)]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("is 0, with no section, before the first line", () => {
     const section = new Section();
     expect([section.tokens, section.text()]).toEqual([0, null]);

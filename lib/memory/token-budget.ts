@@ -33,12 +33,34 @@ export function sizedLine(fact: StoredFact): SizedLine {
   const line = sectionLine(fact);
   known = sized.get(line);
   if (!known) {
-    known = { line, last: countTokens(line), inside: countTokens(`${line}\n`) };
+    const last = countTokens(line);
+    known = { line, last, inside: last + newlineCost(line) };
     if (sized.size >= MAX_SIZED) sized.clear();
     sized.set(line, known);
   }
   sizedFacts.set(fact, known);
   return known;
+}
+
+/**
+ * What a newline after the line adds to its size. The pre-tokenizer cuts text into
+ * pieces and BPE never merges across them, so a newline can change only the line's
+ * last piece, which (every line ending in ")") is its closing run of punctuation, a
+ * space before it included: the tokens of that piece with and without the newline,
+ * kept by piece (there are few), instead of counting the whole line twice.
+ */
+const LAST_PIECE = / ?[^\s\p{L}\p{N}]+$/u;
+const newlineCosts = new Map<string, number>();
+
+function newlineCost(line: string): number {
+  const piece = LAST_PIECE.exec(line)?.[0] ?? line;
+  let cost = newlineCosts.get(piece);
+  if (cost === undefined) {
+    cost = countTokens(`${piece}\n`) - countTokens(piece);
+    if (newlineCosts.size >= MAX_SIZED) newlineCosts.clear();
+    newlineCosts.set(piece, cost);
+  }
+  return cost;
 }
 
 /** A section being filled line by line, with its exact size in tokens at every step. */
