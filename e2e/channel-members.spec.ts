@@ -1,6 +1,6 @@
 /**
  * Adding someone to a private channel shows them every fact kept there, so the
- * owner is told how many and must confirm; taking someone out is confirmed too.
+ * owner is told how many and must confirm; removing someone is confirmed too.
  * The e2e database is shared by every spec: #dm-ana is only looked at (the
  * question is cancelled), and the adding is done on a channel made here.
  */
@@ -49,7 +49,7 @@ test.describe("olivia, acme's owner", () => {
     expect((await recall(page, "dm-ana", "gus")).status()).toBe(403);
   });
 
-  test("adding Gus to a private channel says how many facts he will see and needs confirming; so does taking him out", async ({ page }) => {
+  test("adding Gus to a private channel says how many facts he will see and needs confirming; so does removing him", async ({ page }) => {
     const name = `e2e-members-${Date.now()}`;
     const title = `#${name}`;
     await page.goto(CHANNELS);
@@ -101,15 +101,15 @@ test.describe("olivia, acme's owner", () => {
     await expect(entry).toContainText("(can now see 2 facts)");
     await expect(entry).not.toContainText("budget");
 
-    // Taking him out asks too; cancel first, then confirm.
+    // Removing him asks too; cancel first, then confirm.
     await page.goto(CHANNELS);
-    await card.getByRole("button", { name: `Take Gus Gray out of ${title}` }).click();
-    const leave = page.getByRole("dialog", { name: `Take Gus Gray out of ${title}?` });
+    await card.getByRole("button", { name: `Remove Gus Gray from ${title}` }).click();
+    const leave = page.getByRole("dialog", { name: `Remove Gus Gray from ${title}?` });
     await expect(leave).toContainText("They will stop seeing its 2 facts");
     await leave.getByRole("button", { name: "Cancel" }).click();
     await expect(people).toContainText("Gus Gray");
-    await card.getByRole("button", { name: `Take Gus Gray out of ${title}` }).click();
-    await leave.getByRole("button", { name: "Take out" }).click();
+    await card.getByRole("button", { name: `Remove Gus Gray from ${title}` }).click();
+    await leave.getByRole("button", { name: "Remove" }).click();
     await expect(people).not.toContainText("Gus Gray");
     expect((await recall(page, channelId, "gus")).status()).toBe(403);
   });

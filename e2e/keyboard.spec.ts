@@ -152,7 +152,7 @@ test.describe("olivia, keyboard only, in settings", () => {
     await expect(page.getByRole("heading", { name: `#${channel}` })).toBeFocused();
     await expect(name).toHaveValue("");
 
-    // Add Max to it, then take him out: focus on the channel's people heading after each.
+    // Add Max to it, then remove him: focus on the channel's people heading after each.
     // The innermost section: the channel's own card.
     const section = page.locator("section").filter({ has: page.getByRole("heading", { name: `#${channel}` }) }).last();
     await section.getByLabel(`Add a person to #${channel}`).selectOption({ label: "Max Mills" });
@@ -160,9 +160,9 @@ test.describe("olivia, keyboard only, in settings", () => {
     const people = section.getByRole("heading", { name: /^People \(/ });
     await expect(people).toHaveText("People (1)");
     await expect(people).toBeFocused();
-    await section.getByRole("button", { name: `Take Max Mills out of #${channel}` }).focus();
+    await section.getByRole("button", { name: `Remove Max Mills from #${channel}` }).focus();
     await page.keyboard.press("Enter");
-    await page.getByRole("dialog").getByRole("button", { name: "Take out" }).press("Enter");
+    await page.getByRole("dialog").getByRole("button", { name: "Remove" }).press("Enter");
     await expect(people).toHaveText("People (0)");
     await expect(people).toBeFocused();
 

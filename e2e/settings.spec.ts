@@ -75,7 +75,7 @@ test.describe("olivia, acme's owner", () => {
     await expect(page.getByRole("listitem", { name: email })).toHaveCount(0);
   });
 
-  test("takes max out of a private channel: he no longer sees its fact, and it is not recalled for him", async ({ page, browser }) => {
+  test("removes max from a private channel: he no longer sees its fact, and it is not recalled for him", async ({ page, browser }) => {
     const channel = `e2e-private-${Date.now()}`;
     const fact = `The ${channel} launch is on a Friday.`;
     await page.goto(`${SETTINGS}/channels`);
@@ -104,8 +104,8 @@ test.describe("olivia, acme's owner", () => {
     expect(before.status()).toBe(200);
     expect(((await before.json()) as { facts: { body: string }[] }).facts.map((f) => f.body)).toContain(fact);
 
-    await card.getByRole("button", { name: `Take Max Mills out of #${channel}` }).click();
-    await page.getByRole("dialog", { name: `Take Max Mills out of #${channel}?` }).getByRole("button", { name: "Take out" }).click();
+    await card.getByRole("button", { name: `Remove Max Mills from #${channel}` }).click();
+    await page.getByRole("dialog", { name: `Remove Max Mills from #${channel}?` }).getByRole("button", { name: "Remove" }).click();
     await expect(people).not.toContainText("Max Mills");
     await maxPage.reload();
     await expect(maxPage.getByRole("heading", { name: "Scout's memory" })).toBeVisible();

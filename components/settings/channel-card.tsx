@@ -21,7 +21,7 @@ type Actions = {
   removeMember: Action;
 };
 
-/** One channel: its id for the API, its people (add, take out), and a disclosure to rename it or change its kind. */
+/** One channel: its id for the API, its people (add, remove), and a disclosure to rename it or change its kind. */
 export function ChannelCard({
   workspace,
   channel,

@@ -39,7 +39,7 @@ export function ChannelPeople({
   const [chosen, setChosen] = useState("");
   const [adding, setAdding] = useState<{ person: Person; facts: number } | null>(null);
   const [leaving, setLeaving] = useState<Person | null>(null);
-  // After Add or Take out, focus is on this list's heading, which says the new count.
+  // After Add or Remove, focus is on this list's heading, which says the new count.
   const heading = useRef<HTMLHeadingElement>(null);
   const [addState, add, addPending] = useAdminAction(async (data: FormData) => {
     const state = await addMember(data);
@@ -87,14 +87,14 @@ export function ChannelPeople({
                 disabled={removePending}
                 onClick={() => setLeaving(person)}
               >
-                {/* The name is the visible words and then the place, so voice control's "Take … out" finds it. */}
-                Take {person.name} out<span className="sr-only"> of {title}</span>
+                {/* The name is the visible words and then the place, so voice control's "Remove …" finds it. */}
+                Remove {person.name}<span className="sr-only"> from {title}</span>
               </Button>
             </li>
           ))}
         </ul>
       )}
-      <FormProblem state={removeState} label="Take out problem" />
+      <FormProblem state={removeState} label="Remove problem" />
       {addable.length ? (
         <form onSubmit={onAdd} className="flex flex-wrap items-end gap-2">
           <Select
@@ -139,8 +139,8 @@ export function ChannelPeople({
       </ConfirmDialog>
       <ConfirmDialog
         open={leaving !== null}
-        title={`Take ${leaving?.name} out of ${title}?`}
-        confirmLabel="Take out"
+        title={`Remove ${leaving?.name} from ${title}?`}
+        confirmLabel="Remove"
         onConfirm={() => {
           if (leaving) send(remove, leaving.id);
           setLeaving(null);
