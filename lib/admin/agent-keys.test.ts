@@ -100,7 +100,14 @@ describe("agent keys", () => {
   it("the database itself holds one key of a name (any case) per agent among those not revoked", async () => {
     await createAgentKey(db(), OLIVIA, "acme", "scout", "Deploy");
     const row = { agentId: "scout", name: "DEPLOY", prefix: "mnemo_x", hash: "hash-x" };
-    await expect(db().insert(agentKeys).values({ ...row, id: "key_x" })).rejects.toThrow();
+    const refusal = await db()
+      .insert(agentKeys)
+      .values({ ...row, id: "key_x" })
+      .then(() => null, (error: unknown) => error);
+    // Refused by the index itself (the driver may wrap the error): what createAgentKey turns into "name taken".
+    const messages: string[] = [];
+    for (let e: unknown = refusal; e instanceof Error; e = e.cause) messages.push(e.message);
+    expect(messages.join(" | ")).toMatch(/UNIQUE constraint failed.*agent_keys_live_name_idx/);
     // Beside a revoked key, or for another agent, the name is free.
     await db().insert(agentKeys).values({ ...row, id: "key_y", hash: "hash-y", revokedAt: "2026-01-01T00:00:00.000Z" });
     await db().insert(agentKeys).values({ ...row, id: "key_z", hash: "hash-z", agentId: "echo" });
