@@ -13,7 +13,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { writeTransaction, type Db } from "@/db/client";
 import { facts } from "@/db/schema";
-import { forgetFact, purgeExpired, purgeFact, remember, writeCorrection } from "@/lib/memory/writes";
+import { forgetFact, purgeExpired, purgeFact, writeCorrection } from "@/lib/memory/writes";
+import { scoutHeard } from "@/lib/testing/scout-heard";
 import { erasePersonFacts } from "@/lib/privacy/erase-person-facts";
 import { checkpoint, filesHolding, indexHasWord, tablesHolding } from "@/lib/testing/residue";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -23,16 +24,12 @@ const t = tempDbForTests({ demo: true, each: true });
 /** Keeps a person fact holding a word found nowhere else, corrected once so its history holds it twice. */
 async function keepMarker(db: Db): Promise<{ id: string; marker: string }> {
   const marker = `zzqmark${randomBytes(6).toString("hex")}`;
-  const result = await remember(db, {
-    agentId: "scout",
-    workspaceId: "acme",
-    body: `Ana's favourite tea is ${marker} oolong.`,
+  const result = await scoutHeard(db, `Ana's favourite tea is ${marker} oolong.`, {
     scope: "person",
-    scopeRef: "ana",
-    scopeLabel: "Ana Alves",
-    source: { kind: "message", ref: null, label: "@ana in a direct message", channelId: "dm-ana" },
-    by: { kind: "agent", id: "scout", name: "Scout" },
-    pinned: false,
+    ref: "ana",
+    label: "Ana Alves",
+    in: "dm-ana",
+    from: "@ana in a direct message",
   });
   if (result.status !== "created") throw new Error(`remember answered ${result.status}`);
   const ana = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };

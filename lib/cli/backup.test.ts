@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
-import { remember } from "@/lib/memory/writes";
+import { scoutHeard } from "@/lib/testing/scout-heard";
 import { runMnemo } from "@/lib/testing/run-cli";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 
@@ -36,16 +36,12 @@ describe("backup and restore", () => {
       // Within the 2,000 limit, and yielding between writes so timers and the child process get their turns.
       for (let i = 0; writing && i < 600; i++) {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        const result = await remember(t.db, {
-          agentId: "scout",
-          workspaceId: "acme",
-          body: `Writer ${n} note ${i}.`,
+        const result = await scoutHeard(t.db, `Writer ${n} note ${i}.`, {
           scope: "channel",
-          scopeRef: "support",
-          scopeLabel: "#support",
-          source: { kind: "message", ref: null, label: "@ana in #support", channelId: "support" },
-          by: { kind: "agent", id: "scout", name: "Scout" },
-          pinned: false,
+          ref: "support",
+          label: "#support",
+          in: "support",
+          from: "@ana in #support",
         });
         if (result.status === "created") acknowledged.push(result.fact.id);
       }

@@ -17,6 +17,7 @@ import { keepBoth, lookAlikesOf, replaceOlder, SHORTLIST_STATEMENTS } from "./lo
 import { utcDay } from "./rules";
 import { tellFact } from "./tell";
 import { forgetFact, purgeFact, remember, restoreFact, type PersonActor } from "./writes";
+import { scoutHeard } from "@/lib/testing/scout-heard";
 
 const SCOUT: AgentContext = { keyId: "key_demo_scout", agentId: "scout", workspaceId: "acme", handle: "scout", name: "Scout", recallVersion: "0.0" };
 const OLIVIA: PersonActor = { workspaceId: "acme", id: "olivia", name: "Olivia Owen", handle: "olivia" };
@@ -107,16 +108,12 @@ describe("look-alikes in remember's answer", () => {
   });
 
   it("pairs a proposal but never shows it to the agent: it waits so its text does not reach the agent", async () => {
-    const proposal = await remember(t.db, {
-      agentId: "scout",
-      workspaceId: "acme",
-      body: "Refunds over $900 need a manager's approval.",
+    const proposal = await scoutHeard(t.db, "Refunds over $900 need a manager's approval.", {
       scope: "channel",
-      scopeRef: "support",
-      scopeLabel: "#support",
-      source: { kind: "message", ref: null, label: "@ana in #support", channelId: "support" },
-      by: { kind: "agent", id: "scout", name: "Scout" },
-      pinned: false,
+      ref: "support",
+      label: "#support",
+      in: "support",
+      from: "@ana in #support",
       proposal: "setting",
     });
     if (proposal.status !== "created") throw new Error(proposal.status);

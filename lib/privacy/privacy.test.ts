@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { seedDemo, DEMO_FACTS } from "@/db/seed";
 import { remember } from "@/lib/memory/writes";
+import { scoutHeard } from "@/lib/testing/scout-heard";
 import { recallAnswer, recallOutputOf, RecallCache } from "@/lib/api/recall-cache";
 import { authenticateAgent } from "@/lib/api/auth";
 import { OPERATOR } from "@/lib/admin/audit";
@@ -52,16 +53,12 @@ describe("aboutPerson and exportPerson", () => {
   it("name a channel fact's channel as the person knows it, on the page and in the download, never '#dm-ana'", async () => {
     await seed();
     // A fact of Ana's own DM as a channel, from her words there; the stored label is the DM's inner name.
-    await remember(t.db, {
-      agentId: "scout",
-      workspaceId: "acme",
-      body: "Ana's DM notes go to the shared drive.",
+    await scoutHeard(t.db, "Ana's DM notes go to the shared drive.", {
       scope: "channel",
-      scopeRef: "dm-ana",
-      scopeLabel: "#dm-ana",
-      source: { kind: "message", ref: null, label: "@ana in a direct message", channelId: "dm-ana" },
-      by: { kind: "agent", id: "scout", name: "Scout" },
-      pinned: false,
+      ref: "dm-ana",
+      label: "#dm-ana",
+      in: "dm-ana",
+      from: "@ana in a direct message",
     });
     const labelOf = (items: { body: string; scope_label: string | null }[], body: string) => items.find((f) => f.body === body)?.scope_label;
     const ana = await aboutPerson(t.db, "ana");
@@ -76,16 +73,12 @@ describe("aboutPerson and exportPerson", () => {
   it("never list a fact the person may not see, even one kept from their own words", async () => {
     await seed();
     // Ana spoke in #leadership once; she is not in it now (private: Olivia and Max).
-    await remember(t.db, {
-      agentId: "scout",
-      workspaceId: "acme",
-      body: "The board meets on the second Monday.",
+    await scoutHeard(t.db, "The board meets on the second Monday.", {
       scope: "channel",
-      scopeRef: "leadership",
-      scopeLabel: "#leadership",
-      source: { kind: "message", ref: null, label: "@ana in #leadership", channelId: "leadership" },
-      by: { kind: "agent", id: "scout", name: "Scout" },
-      pinned: false,
+      ref: "leadership",
+      label: "#leadership",
+      in: "leadership",
+      from: "@ana in #leadership",
     });
     const file = await exportPerson(t.db, "ana");
     const text = JSON.stringify(file);
@@ -100,17 +93,7 @@ describe("aboutPerson and exportPerson", () => {
   it("pages each list, and a page past the end reads as the last", async () => {
     await seed();
     for (let i = 0; i < 5; i++) {
-      await remember(t.db, {
-        agentId: "scout",
-        workspaceId: "acme",
-        body: `Ana's note number ${i}.`,
-        scope: "person",
-        scopeRef: "ana",
-        scopeLabel: "Ana Alves",
-        source: { kind: "message", ref: null, label: "@ana in a direct message", channelId: "dm-ana" },
-        by: { kind: "agent", id: "scout", name: "Scout" },
-        pinned: false,
-      });
+      await scoutHeard(t.db, `Ana's note number ${i}.`, { scope: "person", ref: "ana", label: "Ana Alves", in: "dm-ana", from: "@ana in a direct message" });
     }
     const first = await aboutPerson(t.db, "ana", { pageSize: 4 });
     const last = await aboutPerson(t.db, "ana", { pageSize: 4, pages: { kept: 99 } });
