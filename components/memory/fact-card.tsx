@@ -12,6 +12,7 @@ import { FactTextForm } from "./fact-text-form";
 import { LiveMark, useLiveMark } from "./live-updates";
 import { LookAlikeNote, type LookAlikeView } from "./look-alike-note";
 import { useMemory } from "./memory-context";
+import { messageOf } from "./action-problem";
 
 /** One fact as the page shows it: only what the person may see, and whether they may change it. */
 export type FactView = {
@@ -237,10 +238,6 @@ function PinIcon() {
       <path d="M10.5 1.5 14.5 5.5 12.9 6.2 10.6 8.5 10.9 11.8 9.5 13.2 6.7 10.4 2.9 14.2 1.8 13.1 5.6 9.3 2.8 6.5 4.2 5.1 7.5 5.4 9.8 3.1Z" />
     </svg>
   );
-}
-
-function messageOf(result: { status: string; message?: string }): string {
-  return result.message ?? "Something went wrong. Try again.";
 }
 
 /** Edit in place (fact-text-form.tsx): the text and its last day; a save names the version it started from. */

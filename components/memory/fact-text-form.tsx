@@ -13,6 +13,7 @@ import type { FactActionState } from "@/lib/actions/memory-states";
 import { FactTextArea } from "./fact-text-area";
 import { InstructionWarning } from "./instruction-warning";
 import { UntilField } from "./until-field";
+import { TRY_AGAIN } from "./action-problem";
 
 export type FactTextSubmit = (input: {
   text: string;
@@ -67,7 +68,7 @@ export function FactTextForm({
       if (result.status === "success") return onSaved(text);
       if (result.status === "stale") return setConflict(result.current);
       if (result.status === "warning") return setWarned({ text, message: result.message });
-      setError(result.status === "idle" ? "Something went wrong. Try again." : result.message);
+      setError(result.status === "idle" ? TRY_AGAIN : result.message);
     });
   }
 

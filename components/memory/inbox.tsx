@@ -16,6 +16,7 @@ import type { FactActionState } from "@/lib/actions/memory-states";
 import { MAX_DECLINE_REASON } from "@/lib/validation/memory";
 import { FactTextForm } from "./fact-text-form";
 import { useMemory } from "./memory-context";
+import { messageOf } from "./action-problem";
 
 /** One proposal as the Inbox shows it: only what its decider may see. */
 export type ProposalView = {
@@ -278,6 +279,3 @@ function Decline({
   );
 }
 
-function messageOf(result: { status: string; message?: string }): string {
-  return result.message ?? "Something went wrong. Try again.";
-}

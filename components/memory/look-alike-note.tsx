@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { useMemory } from "./memory-context";
+import { TRY_AGAIN } from "./action-problem";
 
 /** An older fact this one looks like: its id and text, as the person may see it. */
 export type LookAlikeView = { id: string; body: string };
@@ -47,7 +48,7 @@ export function LookAlikeNote({
     start(async () => {
       const result = await action(target);
       if (result.status !== "success") {
-        setError("message" in result ? result.message : "Something went wrong. Try again.");
+        setError("message" in result ? result.message : TRY_AGAIN);
         return;
       }
       setDone(true);
