@@ -5,6 +5,6 @@
  */
 export const TRY_AGAIN = "Something went wrong. Try again.";
 
-export function messageOf(result: { message?: string }): string {
+export function messageOf(result: { status: string; message?: string }): string {
   return result.message ?? TRY_AGAIN;
 }
