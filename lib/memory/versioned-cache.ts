@@ -50,12 +50,30 @@ export class VersionedCache<V> {
   }
 }
 
+/** The names caches were made under, on globalThis like the caches themselves. */
+function keptNames(): Set<string> {
+  const shared = globalThis as { mnemoKeptNames?: Set<string> };
+  return (shared.mnemoKeptNames ??= new Set());
+}
+
+/**
+ * Drops everything this process keeps, for every database. Only for rows put back
+ * under a running process (the tests' restore): old versions can then return with
+ * other data around them, which no running server sees (`mnemo restore` refuses
+ * while one runs).
+ */
+export function dropAllKept(): void {
+  const shared = globalThis as unknown as Record<string, unknown>;
+  for (const name of keptNames()) delete shared[name];
+}
+
 /**
  * This process's cache of one kind for a database, made on first use; on globalThis
  * under `name`, so the REST and MCP routes' copies of a module share it.
  */
 export function cacheFor<C extends VersionedCache<unknown>>(name: string, db: Conn, make: () => C): C {
   const shared = globalThis as unknown as Record<string, WeakMap<Conn, C> | undefined>;
+  keptNames().add(name);
   const caches = (shared[name] ??= new WeakMap());
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = make()));

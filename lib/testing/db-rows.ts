@@ -9,6 +9,7 @@
  * every change of data — including putting the seed back.
  */
 import type { Db } from "@/db/client";
+import { dropAllKept } from "@/lib/memory/versioned-cache";
 
 /** Parents before children. */
 export const DATA_TABLES = [
@@ -72,9 +73,9 @@ export async function restoreRows(db: Db, rows: Snapshot): Promise<void> {
   );
   await db.$client.batch([...statements, ...inserts], "write");
   // Putting old rows back can bring old versions back with different data around
-  // them — what no running server ever sees (`mnemo restore` refuses while one
-  // runs) — so this process's kept recall answers go too.
-  delete (globalThis as { mnemoRecallCache?: unknown }).mnemoRecallCache;
+  // them, so everything this process keeps for the database goes too (answers,
+  // places, postings, rows).
+  dropAllKept();
 }
 
 /** Restores `seeded` if the data differs from `baseline` (its snapshot); true when it had to. */
