@@ -6,25 +6,23 @@
 import Database from "libsql";
 import { openDatabase } from "@/db/client";
 import { derivePlace } from "@/lib/memory/place";
-import { RECALL_LIMIT, soloPerson } from "@/lib/memory/rules";
-import { recall } from "@/lib/memory/store";
+import { utcDay } from "@/lib/memory/rules";
+import { RECALL_SQL, branchArgs, recall, recallBranches } from "@/lib/memory/store";
 import type { BenchData } from "./generate";
 
 export type InProcessResult = { calls: number; appUs: number; bareUs: number; ratio: number };
 
-const BRANCH = `SELECT * FROM (SELECT id, agent_id, workspace_id, scope, scope_ref, scope_label, body, source_kind,
-  source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, corrected_at, version,
-  created_at, updated_at, forgotten_at FROM facts
-  WHERE agent_id = ? AND scope = ? AND scope_ref = ? AND forgotten_at IS NULL AND workspace_id = ?
-  ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
-const ORDER = ` ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT}`;
-export const RECALL_SQL_3 = [BRANCH, BRANCH, BRANCH].join(" UNION ALL ") + ORDER;
-const RECALL_SQL_2 = [BRANCH, BRANCH].join(" UNION ALL ") + ORDER;
+// The very statement recall runs (its branches' rules included: scope, not forgotten, unexpired, not a
+// proposal), so the ratio is the app's cost around it, not a difference in the SQL.
+const RECALL_SQL_3 = RECALL_SQL.threeScopes;
+const RECALL_SQL_2 = RECALL_SQL.twoScopes;
 
 type Call = { agentId: string; workspaceId: string; channel: string; asker: string | null };
 
 export async function measureInProcess(url: string, file: string, data: BenchData, seconds: number): Promise<InProcessResult> {
   const db = await openDatabase(url);
+  // One day for both sides, as a request judges expiry once.
+  const today = utcDay();
   const calls: Call[] = data.recallers.flatMap(({ agent, places }) =>
     places.map((p) => ({ agentId: agent.id, workspaceId: agent.workspaceId, channel: p.channel, asker: p.asker })),
   );
@@ -35,9 +33,9 @@ export async function measureInProcess(url: string, file: string, data: BenchDat
   const bareCalls: { stmt: typeof three; args: string[] }[] = [];
   for (const c of calls) {
     const { place } = await derivePlace(db, c.workspaceId, c.channel, c.asker);
-    const args = [c.agentId, "workspace", "", c.workspaceId, c.agentId, "channel", c.channel, c.workspaceId];
-    const person = soloPerson(place);
-    bareCalls.push(person ? { stmt: three, args: [...args, c.agentId, "person", person, c.workspaceId] } : { stmt: two, args });
+    const branches = recallBranches(place);
+    const args = branches.flatMap((branch) => branchArgs(c.agentId, c.workspaceId, branch, today));
+    bareCalls.push({ stmt: branches.length === 3 ? three : two, args });
   }
 
   const timeApp = async (n: number) => {
@@ -45,7 +43,7 @@ export async function measureInProcess(url: string, file: string, data: BenchDat
     for (let i = 0; i < n; i++) {
       const c = calls[i % calls.length];
       const { place } = await derivePlace(db, c.workspaceId, c.channel, c.asker);
-      await recall(db, c.agentId, place);
+      await recall(db, c.agentId, place, today);
     }
     return performance.now() - t;
   };
