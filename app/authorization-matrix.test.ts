@@ -27,7 +27,7 @@ import {
 } from "@/lib/memory/rules";
 import { remember, type NewFact } from "@/lib/memory/writes";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
-import { allRows, resetIfChanged, snapshot as snapshotRows, tableRows, type Snapshot } from "@/lib/testing/db-rows";
+import { allRows, resetIfChanged, snapshot as snapshotRows, tableRows, type Compared, type Snapshot } from "@/lib/testing/db-rows";
 
 const { signInAs, authSignIn } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 
@@ -72,15 +72,15 @@ type FactRow = {
 const testDb = appDemoDbForFile();
 let db: Db;
 let seededRows: Snapshot;
-let baseline: Snapshot;
+let baseline: Compared;
 const savedSignup = process.env.MNEMO_SIGNUP;
 
 const rows = (table: string) => tableRows(db, table);
 const snapshot = () => snapshotRows(db);
 
-/** Restores the seed if the cell (or its setup) changed anything. */
-async function reset() {
-  if (await resetIfChanged(db, seededRows, baseline)) expect(await snapshot()).toEqual(baseline);
+/** Restores the seed if the cell (or its setup) changed anything; `now`, a snapshot taken since the cell's call. */
+async function reset(now?: Compared) {
+  if (await resetIfChanged(db, seededRows, baseline, now)) expect(await snapshot()).toEqual(baseline);
 }
 
 // What the rules read, loaded once from the seeded rows.
@@ -138,9 +138,14 @@ async function cell<A extends string>(
   const mark = got.verdict === expected ? got.verdict : `${got.verdict} ≠ ${expected}!`;
   tables[table].set(row, { ...tables[table].get(row), [actor]: mark });
   expect(got.verdict, `${row} × ${actor}: ${got.detail}`).toBe(expected);
-  if (got.verdict === "deny") expect(await snapshot(), `${row} × ${actor} changed data`).toEqual(before);
-  else await got.check?.();
-  await reset();
+  if (got.verdict === "deny") {
+    const after = await snapshot();
+    expect(after, `${row} × ${actor} changed data`).toEqual(before);
+    await reset(after); // nothing has run since: the rows just read
+  } else {
+    await got.check?.();
+    await reset();
+  }
 }
 
 function print(table: keyof typeof tables, columns: readonly string[]) {

@@ -20,7 +20,7 @@ import type { Db } from "@/db/client";
 import { DEMO_PEOPLE } from "@/db/seed";
 import { agentMayForget, changeableBy, MAX_FACT, recallable, scopeFor, visibleTo, type ChannelKind, type Place, type Viewer } from "@/lib/memory/rules";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
-import { allRows, resetIfChanged, snapshot, tableRows, type Snapshot } from "@/lib/testing/db-rows";
+import { allRows, resetIfChanged, snapshot, tableRows, type Compared, type Snapshot } from "@/lib/testing/db-rows";
 import { REMOTE_TESTS } from "@/lib/testing/temp-db";
 
 const { signInAs, authSignIn, AuthError } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
@@ -39,7 +39,7 @@ const KEY_AGENT: Record<string, { id: string; workspaceId: string }> = {
 const testDb = appDemoDbForFile();
 let db: Db;
 let seeded: Snapshot;
-let baseline: Snapshot;
+let baseline: Compared;
 let factIds: string[];
 
 beforeAll(async () => {
@@ -210,9 +210,10 @@ function expectEnvelope(status: number, text: string, contentType: string | null
 }
 
 /** After a refusal: nothing changed. After a success: the seed is put back for the next run. */
-async function settle(refused: boolean, before: Snapshot) {
-  if (refused) expect(await snapshot(db)).toEqual(before);
-  await resetIfChanged(db, seeded, baseline);
+async function settle(refused: boolean, before: Compared) {
+  const after = refused ? await snapshot(db) : undefined;
+  if (after) expect(after).toEqual(before);
+  await resetIfChanged(db, seeded, baseline, after); // the rows just read, where there are some
 }
 
 /**

@@ -7,8 +7,13 @@
  * authenticated call, so neither is compared; nor are the recall versions
  * (agents.memory_version, workspaces.places_version), which triggers move with
  * every change of data — including putting the seed back.
+ *
+ * The matrix compares and restores thousands of times, so both are made cheap:
+ * a comparison is one statement that writes every row as text in SQLite, and a
+ * restore inserts each table's rows in one statement (a statement per row was
+ * prepared, and compiled facts' triggers, once per row).
  */
-import type { Db } from "@/db/client";
+import { readAll, type Db } from "@/db/client";
 import { dropAllKept } from "@/lib/memory/versioned-cache";
 
 /** Parents before children. */
@@ -50,27 +55,65 @@ export async function allRows(db: Db): Promise<Snapshot> {
   return out;
 }
 
-/** Every row, for comparing: without a key's "last used" or the recall versions. */
-export async function snapshot(db: Db): Promise<Snapshot> {
-  const out = await allRows(db);
-  for (const key of out.agent_keys) delete key.last_used_at;
-  for (const agent of out.agents) delete agent.memory_version;
-  for (const workspace of out.workspaces) delete workspace.places_version;
-  return out;
+/** Every row of every table, each row as its values written as SQL literals: what snapshot returns. */
+export type Compared = Record<string, string[]>;
+
+/** Columns left out of comparisons: bookkeeping that moves without any change of data (see above). */
+const NOT_COMPARED: Record<string, string[]> = {
+  agent_keys: ["last_used_at"],
+  agents: ["memory_version"],
+  workspaces: ["places_version"],
+};
+
+// The comparing statement, per client: made from the tables' columns once (the schema is fixed once migrated).
+const comparing = new WeakMap<Db["$client"], Promise<string>>();
+
+async function comparingStatement(db: Db): Promise<string> {
+  const results = await db.$client.batch(
+    DATA_TABLES.map((table) => `SELECT name FROM pragma_table_info('${table}') ORDER BY cid`),
+    "read",
+  );
+  const tables = DATA_TABLES.map((table, i) => {
+    const columns = results[i].rows.map((row) => String(row.name)).filter((name) => !NOT_COMPARED[table]?.includes(name));
+    // quote() keeps each value's type (1, 1.0, '1' and X'01' all differ) and escapes quotes, so the text is exact.
+    const row = columns.map((column) => `quote("${column}")`).join(" || ', ' || ");
+    return `(SELECT json_group_array(${row} ORDER BY rowid) FROM ${table}) AS ${table}`;
+  });
+  return `SELECT ${tables.join(", ")}`;
+}
+
+/**
+ * Every row, for comparing (toEqual): without a key's "last used" or the recall
+ * versions; each row one string of its values, in rowid order, read in one
+ * statement (one consistent read, one round trip over a libSQL server).
+ */
+export async function snapshot(db: Db): Promise<Compared> {
+  let statement = comparing.get(db.$client);
+  if (!statement) comparing.set(db.$client, (statement = comparingStatement(db)));
+  // readAll: on a file, a statement prepared once and kept (the client would prepare it for every comparison).
+  const [row] = await readAll<Record<string, string>>(db, await statement, []);
+  return Object.fromEntries(DATA_TABLES.map((table) => [table, JSON.parse(row[table]) as string[]]));
 }
 
 /** Puts every table back as `rows` holds it, in one write transaction. */
 export async function restoreRows(db: Db, rows: Snapshot): Promise<void> {
   const statements = [...DATA_TABLES].reverse().map((table) => `DELETE FROM ${table}`);
-  const inserts = DATA_TABLES.flatMap((table) =>
-    rows[table].map((row) => {
-      const columns = Object.keys(row);
-      return {
-        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-        args: columns.map((c) => row[c] as never),
-      };
-    }),
-  );
+  const inserts = DATA_TABLES.flatMap((table) => {
+    const all = rows[table];
+    if (!all.length) return [];
+    const columns = Object.keys(all[0]);
+    // Rows in order, so each gets back its place in rowid order; chunks stay under SQLite's 32,766 parameters.
+    const perStatement = Math.floor(30_000 / columns.length);
+    const chunks = [];
+    for (let at = 0; at < all.length; at += perStatement) {
+      const chunk = all.slice(at, at + perStatement);
+      chunks.push({
+        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ")}`,
+        args: chunk.flatMap((row) => columns.map((c) => row[c] as never)),
+      });
+    }
+    return chunks;
+  });
   await db.$client.batch([...statements, ...inserts], "write");
   // Putting old rows back can bring old versions back with different data around
   // them, so everything this process keeps for the database goes too (answers,
@@ -78,9 +121,12 @@ export async function restoreRows(db: Db, rows: Snapshot): Promise<void> {
   dropAllKept();
 }
 
-/** Restores `seeded` if the data differs from `baseline` (its snapshot); true when it had to. */
-export async function resetIfChanged(db: Db, seeded: Snapshot, baseline: Snapshot): Promise<boolean> {
-  if (JSON.stringify(await snapshot(db)) === JSON.stringify(baseline)) return false;
+/**
+ * Restores `seeded` if the data differs from `baseline` (its snapshot); true when it
+ * had to. `now`: a snapshot the caller took since the last change, so it is not read again.
+ */
+export async function resetIfChanged(db: Db, seeded: Snapshot, baseline: Compared, now?: Compared): Promise<boolean> {
+  if (JSON.stringify(now ?? (await snapshot(db))) === JSON.stringify(baseline)) return false;
   await restoreRows(db, seeded);
   return true;
 }
