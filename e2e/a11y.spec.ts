@@ -20,8 +20,9 @@ const MEMORY = "/w/acme/agents/scout/memory";
 /** What a theme or a width changes: colours, and what scrolls or shrinks. */
 const THEME_AND_WIDTH_RULES = ["color-contrast", "link-in-text-block", "scrollable-region-focusable", "target-size", "meta-viewport"];
 
-// A state is four scans; a test walks several states on one page.
-test.describe.configure({ timeout: 120_000 });
+// A state is four scans; a test walks several states on one page. The Memory page's walk took 2.1 minutes on a
+// busy two-core machine (its scans run 5–10 s each there), so a test has five.
+test.describe.configure({ timeout: 300_000 });
 
 /** Scans the page as it is now in both themes and widths; returns what fails, one line per rule and place. */
 async function scan(page: Page, state: string, testInfo: TestInfo, screenshots = false): Promise<string[]> {
