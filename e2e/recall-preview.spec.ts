@@ -4,7 +4,7 @@
  * left out and why back, matching what the agent API answers; bad input told by its
  * field with what was typed kept.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_FACTS, SCOUT_KEY, storageStateOf } from "./demo";
 
 const MEMORY = "/w/acme/agents/scout/memory";
@@ -30,22 +30,24 @@ async function recalled(page: Page, q: string) {
   return (await response.json()) as { facts: { body: string; why: { pinned: boolean } }[]; considered: number; tokens: number };
 }
 
+type Recalled = Awaited<ReturnType<typeof recalled>>;
+
 /**
  * The page updates itself when Scout's memory changes (other specs write to #support while
  * this one runs), so the preview is compared with the API, and with itself, as one snapshot:
- * read again until the API and the page agree.
+ * read again until the API and the page agree. `alsoOf` checks more of the same snapshot
+ * (positions taken from it can be stale a refresh later).
  */
-async function previewMatchingApi(page: Page, q: string) {
+async function previewMatchingApi(page: Page, q: string, alsoOf?: (api: Recalled, items: Locator) => Promise<void>) {
   const preview = page.getByLabel("Recall preview");
   const items = preview.getByRole("list", { name: "Recalled facts" }).getByRole("listitem");
-  let api = await recalled(page, q);
   await expect(async () => {
-    api = await recalled(page, q);
+    const api = await recalled(page, q);
     await expect(preview.getByText(`would recall ${api.facts.length} of ${api.considered} facts that apply here`)).toBeVisible({ timeout: 1_000 });
     await expect(preview.getByText(`${api.tokens} tokens`)).toBeVisible({ timeout: 1_000 });
     await expect(items).toHaveText(api.facts.map((fact) => new RegExp(escapeRegExp(fact.body))), { timeout: 1_000 });
+    await alsoOf?.(api, items);
   }).toPass({ timeout: 20_000 });
-  return { api, items };
 }
 
 function escapeRegExp(text: string) {
@@ -59,16 +61,17 @@ test("ana previews Scout in #support asking 'refund approval': refunds right aft
 
   const preview = page.getByLabel("Recall preview");
   await expect(preview.getByText("By the question (words only)")).toBeVisible();
-  const { api, items } = await previewMatchingApi(page, "refund approval");
-  // Other specs may pin facts of their own in #support: the refunds fact comes right after the pinned ones.
-  const pinned = api.facts.filter((fact) => fact.why.pinned).length;
-  expect(api.facts.slice(0, pinned).map((fact) => fact.body)).toContain(DEMO_FACTS.releases);
-  await expect(items.nth(0)).toContainText(/Rank 1 · pinned/);
-  const refunds = items.nth(pinned);
-  await expect(refunds).toContainText(DEMO_FACTS.refunds);
-  await expect(refunds).toContainText(new RegExp(`Rank ${pinned + 1} · matched .* · score \\d`));
-  await expect(refunds).toContainText("“refund”");
-  await expect(refunds).toContainText("“approval”");
+  await previewMatchingApi(page, "refund approval", async (api, items) => {
+    // Other specs may pin facts of their own in #support: the refunds fact comes right after the pinned ones.
+    const pinned = api.facts.filter((fact) => fact.why.pinned).length;
+    expect(api.facts.slice(0, pinned).map((fact) => fact.body)).toContain(DEMO_FACTS.releases);
+    await expect(items.nth(0)).toContainText(/Rank 1 · pinned/, { timeout: 1_000 });
+    const refunds = items.nth(pinned);
+    await expect(refunds).toContainText(DEMO_FACTS.refunds, { timeout: 1_000 });
+    await expect(refunds).toContainText(new RegExp(`Rank ${pinned + 1} · matched .* · score \\d`), { timeout: 1_000 });
+    await expect(refunds).toContainText("“refund”", { timeout: 1_000 });
+    await expect(refunds).toContainText("“approval”", { timeout: 1_000 });
+  });
   await expect(preview.getByLabel("Prompt section")).toContainText(DEMO_FACTS.refunds);
 
   // Announced politely, and the section can be scrolled from the keyboard.
