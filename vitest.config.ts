@@ -12,5 +12,7 @@ export default defineConfig({
     // Integration tests each open their own database file; argon2 and property runs take a moment.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A folder for the run where each test process keeps the files its test databases copy (lib/testing/temp-db.ts).
+    globalSetup: ["lib/testing/temp-db-setup.ts"],
   },
 });

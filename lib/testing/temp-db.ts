@@ -2,7 +2,7 @@
  * A real, migrated libSQL database file in a fresh temporary folder, one per test
  * file (`:memory:` would lose the schema on the client's next pooled connection).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
@@ -40,13 +40,46 @@ async function createRemoteTempDb(template: "migrated" | "demo"): Promise<TempDb
   };
 }
 
-export async function createTempDb(): Promise<TempDb> {
-  if (REMOTE_TESTS) return createRemoteTempDb("migrated");
+/**
+ * This test process's starting files, made on first use in the run's folder
+ * (temp-db-setup.ts): migrating and seeding cost a few hundred milliseconds of
+ * commits and password hashing, copying a file almost nothing. Made as a test
+ * database would be (the demo seeded with random keys, as seedDemo makes them),
+ * then checkpointed and closed so the whole database is in the one file.
+ */
+const templates = new Map<"migrated" | "demo", Promise<string>>();
+
+function template(kind: "migrated" | "demo", parent: string): Promise<string> {
+  let made = templates.get(kind);
+  if (!made) {
+    made = (async () => {
+      const dir = mkdtempSync(path.join(parent, `${process.pid}-`));
+      const file = path.join(dir, `${kind}.db`);
+      if (kind === "demo") copyFileSync(await template("migrated", parent), file);
+      const db = await openDatabase(`file:${file}`);
+      if (kind === "migrated") await migrateDatabase(db);
+      else await seedDemo(db);
+      await db.$client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      db.$client.close();
+      return file;
+    })();
+    templates.set(kind, made);
+  }
+  return made;
+}
+
+async function createLocalTempDb(kind: "migrated" | "demo"): Promise<TempDb> {
   const dir = mkdtempSync(path.join(tmpdir(), "mnemo-test-"));
   const file = path.join(dir, "mnemo.db");
   const url = `file:${file}`;
+  // Outside a run with the setup (no folder for templates), migrated in place as before.
+  const parent = inject("tempDbTemplates");
+  if (parent) copyFileSync(await template(kind, parent), file);
   const db = await openDatabase(url);
-  await migrateDatabase(db);
+  if (!parent) {
+    await migrateDatabase(db);
+    if (kind === "demo") await seedDemo(db);
+  }
   return {
     db,
     url,
@@ -58,14 +91,13 @@ export async function createTempDb(): Promise<TempDb> {
   };
 }
 
+export async function createTempDb(): Promise<TempDb> {
+  return REMOTE_TESTS ? createRemoteTempDb("migrated") : createLocalTempDb("migrated");
+}
+
 /** A fresh database with the demo seeded (db/seed.ts), its agents' keys `keys` where given. */
 export async function createDemoTempDb(keys: { scout?: string; echo?: string } = {}): Promise<TempDb> {
-  if (!REMOTE_TESTS) {
-    const t = await createTempDb();
-    await seedDemo(t.db, keys);
-    return t;
-  }
-  const t = await createRemoteTempDb("demo");
+  const t = REMOTE_TESTS ? await createRemoteTempDb("demo") : await createLocalTempDb("demo");
   // The template's keys are random; named ones are stored as seedDemo stores them.
   const named = Object.entries(keys).filter((entry): entry is [string, string] => typeof entry[1] === "string");
   if (named.length) {
