@@ -92,6 +92,28 @@ describe("readAll", () => {
     expect(await read()).toHaveLength(2);
     db.$client.close();
   });
+
+  it("gives each row under its columns' names, aliases and awkward names too, with every kind of value", async () => {
+    const db = await openDatabase(`file:${path.join(dir, "shapes.db")}`);
+    await db.$client.execute("CREATE TABLE things (id INTEGER PRIMARY KEY, name TEXT, size REAL, data BLOB, gone TEXT)");
+    await db.$client.execute("INSERT INTO things (name, size, data) VALUES ('a \"quoted\" name', 1.5, x'0102')");
+    const rows = await readAll<Record<string, unknown>>(
+      db,
+      `SELECT id AS "the id", name, size, data, gone, name AS "it's", 7 AS constructor, 8 AS __proto__ FROM things WHERE id = ?`,
+      [1],
+    );
+    expect(rows).toHaveLength(1);
+    const { ["__proto__"]: proto, ...rest } = Object.fromEntries(Object.entries(rows[0]));
+    expect(rest).toEqual({ "the id": 1, name: 'a "quoted" name', size: 1.5, data: expect.anything(), gone: null, "it's": 'a "quoted" name', constructor: 7 });
+    // A column named __proto__ is a column like any other, not the row's prototype.
+    expect(proto).toBe(8);
+    expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+    expect([...(rows[0].data as Uint8Array)]).toEqual([1, 2]);
+    // Each call its own objects: changing one answer's row changes no later answer.
+    rows[0].name = "changed";
+    expect((await readAll<{ name: string }>(db, "SELECT name FROM things WHERE id = ?", [1]))[0].name).toBe('a "quoted" name');
+    db.$client.close();
+  });
 });
 
 describe("writeTransaction", () => {

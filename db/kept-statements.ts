@@ -25,7 +25,8 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
   let database: Database.Database | null = null;
   let closed = false;
   const statements = new Map<string, Database.Statement>();
-  const statement = (text: string) => {
+  const readers = new Map<string, { statement: Database.Statement; row: RowMaker }>();
+  const open = () => {
     // Never reopened once closed: a statement still waiting fails rather than run on a connection nobody closes.
     if (closed) throw new Error(`The database was closed before this ${use} could run.`);
     if (!database) {
@@ -33,14 +34,32 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       // Freed pages are zeroed, so a deleted fact leaves no bytes behind (secure-delete.ts).
       database.exec(SECURE_DELETE_ON);
     }
+    return database;
+  };
+  const statement = (text: string) => {
     let kept = statements.get(text);
-    if (!kept) statements.set(text, (kept = database.prepare(text)));
+    if (!kept) statements.set(text, (kept = open().prepare(text)));
+    return kept;
+  };
+  const reader = (text: string) => {
+    let kept = readers.get(text);
+    if (!kept) {
+      const prepared = open().prepare(text);
+      // A statement that returns no rows has no raw mode (and no columns): run as it is, its answer is [].
+      kept = prepared.reader
+        ? { statement: prepared.raw(true), row: rowMaker(prepared.columns().map((column) => column.name)) }
+        : { statement: prepared, row: (values) => values as unknown as Record<string, unknown> };
+      readers.set(text, kept);
+    }
     return kept;
   };
   // One array, never spread: a lone null argument spread reads as named parameters and fails.
   const positional = (args: readonly SqlArg[]) => args as SqlArg[];
   return {
-    all: (text, args = []) => statement(text).all(positional(args)),
+    all: (text, args = []) => {
+      const { statement, row } = reader(text);
+      return (statement.all(positional(args)) as unknown[][]).map(row);
+    },
     run: (text, args = []) => {
       statement(text).run(positional(args));
     },
@@ -48,8 +67,24 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     close: () => {
       closed = true;
       statements.clear();
+      readers.clear();
       database?.close();
       database = null;
     },
   };
+}
+
+type RowMaker = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * Rows as objects keyed by column name, built here from the driver's arrays: the
+ * driver's own objects cost about twice as much per row (a property set through N-API
+ * per column), and recall reads rows of 23 columns. One object literal per statement,
+ * so every row of it has one shape. The names are the statement's own columns, as
+ * JSON string keys.
+ */
+function rowMaker(names: readonly string[]): RowMaker {
+  // A computed key for "__proto__": written plainly in a literal it would set the prototype.
+  const key = (name: string) => (name === "__proto__" ? `[${JSON.stringify(name)}]` : JSON.stringify(name));
+  return new Function("v", `return {${names.map((name, i) => `${key(name)}: v[${i}]`).join(", ")}};`) as RowMaker;
 }
