@@ -29,7 +29,8 @@ export default async function SignedInLayout({ children }: { children: React.Rea
           </div>
         </div>
       </header>
-      <div className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 sm:px-6">{children}</div>
+      {/* Room at the end for the toasts at the bottom of wider screens: the last buttons (Restore, say) scroll clear of them. */}
+      <div className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 sm:px-6 sm:pb-28">{children}</div>
     </div>
   );
 }
