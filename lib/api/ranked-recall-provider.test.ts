@@ -32,7 +32,9 @@ beforeAll(async () => {
   server = await startEmbeddingsServer();
   process.env.MNEMO_EMBEDDINGS_URL = server.url;
   process.env.MNEMO_EMBEDDINGS_MODEL = "test-model";
-  process.env.MNEMO_EMBEDDINGS_TIMEOUT_MS = "300";
+  // Short, as in production, yet long enough that a loopback answer on a busy two-core machine never misses it: a
+  // miss rests the provider for COOLDOWN_MS, and the next tests would rank by words (300 ms did miss under load).
+  process.env.MNEMO_EMBEDDINGS_TIMEOUT_MS = "1500";
 });
 afterAll(async () => {
   for (const name of ENV) {
@@ -117,7 +119,7 @@ describe("the provider failing", () => {
     expect((await recallHere({ channel: "support", asker: "ana", q: fresh("refund approval") })).ranking).toBe("question");
 
     server.mode = mode;
-    server.slowMs = 5_000; // far beyond the 300 ms timeout: recall must not wait for it
+    server.slowMs = 5_000; // far beyond the 1.5 s timeout: recall must not wait for it
     const answer = await recallHere({ channel: "support", asker: "ana", q: fresh("Who has to approve a big refund?") });
     expect(answer.ranking).toBe("question (words only)");
     expect(byMeaning(answer)).toEqual([]);

@@ -12,7 +12,8 @@ import { embeddingsEndpoint, embeddingsSettings, type EmbeddingsSettings } from 
 
 let server: EmbeddingsServer;
 let settings: EmbeddingsSettings;
-const TIMEOUT_MS = 300;
+// Long enough that a healthy loopback answer on a busy two-core machine never misses it.
+const TIMEOUT_MS = 1_000;
 
 beforeAll(async () => {
   server = await startEmbeddingsServer({ key: "sk-test" });
