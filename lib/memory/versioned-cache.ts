@@ -7,18 +7,20 @@
  */
 import type { Conn } from "@/db/client";
 
-type Entry<V> = { version: string; value: V; bytes: number };
+/** An entry in the list of uses, oldest first: a use moves it to the end, eviction takes the head. */
+type Entry<V> = { key: string; version: string; value: V; bytes: number; older: Entry<V> | null; newer: Entry<V> | null };
 
+/**
+ * A doubly linked list beside the map rather than the map's own order: evicting from
+ * the front of a Map steps over every slot earlier deletes emptied (twelve times the
+ * cost of a set when a full cache turns over), and a Map iterator kept to avoid that
+ * holds the map's old storage alive.
+ */
 export class VersionedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
-  /**
-   * Where eviction goes on from: the oldest entries are the first in the map's order (a
-   * use moves an entry to its end). A fresh iterator each time would step again over
-   * every slot that earlier evictions and uses emptied at the map's front until the map
-   * compacts — twelve times the cost of a set when a full cache turns over.
-   */
-  private oldest: MapIterator<[string, Entry<V>]> | null = null;
+  private oldest: Entry<V> | null = null;
+  private newest: Entry<V> | null = null;
 
   constructor(private readonly budgetBytes: number) {}
 
@@ -30,12 +32,13 @@ export class VersionedCache<V> {
   get(key: string, version: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
     if (entry.version !== version) {
-      this.bytes -= entry.bytes;
+      this.remove(entry);
       return undefined;
     }
-    this.entries.set(key, entry); // now the most recently used
+    // Now the most recently used.
+    this.unlink(entry);
+    this.append(entry);
     return entry.value;
   }
 
@@ -43,20 +46,35 @@ export class VersionedCache<V> {
   set(key: string, version: string, value: V, bytes: number): void {
     if (bytes > this.budgetBytes) return;
     const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
-    }
-    this.entries.set(key, { version, value, bytes });
+    if (old) this.remove(old);
+    const entry: Entry<V> = { key, version, value, bytes, older: null, newer: null };
+    this.entries.set(key, entry);
+    this.append(entry);
     this.bytes += bytes;
-    while (this.bytes > this.budgetBytes) {
-      let next = this.oldest?.next();
-      if (!next || next.done) next = (this.oldest = this.entries.entries()).next();
-      // Never done here: the entry just set is in the map, and alone it fits the budget.
-      const [oldest, entry] = next.value!;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
+    // Never the entry just set: alone it fits the budget.
+    while (this.bytes > this.budgetBytes && this.oldest) this.remove(this.oldest);
+  }
+
+  private remove(entry: Entry<V>): void {
+    this.entries.delete(entry.key);
+    this.unlink(entry);
+    this.bytes -= entry.bytes;
+  }
+
+  private append(entry: Entry<V>): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry<V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = null;
   }
 }
 
