@@ -116,6 +116,17 @@ describe("readAll", () => {
     expect((await readAll<{ name: string }>(db, "SELECT name FROM things WHERE id = ?", [1]))[0].name).toBe('a "quoted" name');
     db.$client.close();
   });
+
+  it("names a `*` read's columns as they are now, after the table changed under the kept statement", async () => {
+    const db = await openDatabase(`file:${path.join(dir, "altered.db")}`);
+    await db.$client.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+    await db.$client.execute("INSERT INTO notes (body) VALUES ('one')");
+    const read = () => readAll<Record<string, unknown>>(db, "SELECT * FROM notes", []);
+    expect(await read()).toEqual([{ id: 1, body: "one" }]);
+    await db.$client.execute("ALTER TABLE notes ADD COLUMN tag TEXT DEFAULT 'new'");
+    expect(await read()).toEqual([{ id: 1, body: "one", tag: "new" }]);
+    db.$client.close();
+  });
 });
 
 describe("writeTransaction", () => {

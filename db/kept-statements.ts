@@ -32,7 +32,7 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
   let database: Database.Database | null = null;
   let closed = false;
   const statements = new Map<string, Database.Statement>();
-  const readers = new Map<string, { statement: Database.Statement; row: RowMaker }>();
+  const readers = new Map<string, { statement: Database.Statement; row: RowMaker; names: readonly string[] | null }>();
   const open = () => {
     // Never reopened once closed: a statement still waiting fails rather than run on a connection nobody closes.
     if (closed) throw new Error(`The database was closed before this ${use} could run.`);
@@ -54,9 +54,10 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     if (!kept) {
       const prepared = open().prepare(text);
       // A statement that returns no rows has no raw mode (and no columns): run as it is, its answer is [].
-      kept = prepared.reader
-        ? { statement: prepared.raw(true), row: rowMaker(prepared.columns().map((column) => column.name)) }
-        : { statement: prepared, row: (values) => values as unknown as Record<string, unknown> };
+      const names = prepared.reader ? prepared.columns().map((column) => column.name) : null;
+      kept = names
+        ? { statement: prepared.raw(true), row: rowMaker(names), names }
+        : { statement: prepared, row: (values) => values as unknown as Record<string, unknown>, names };
       readers.set(text, kept);
     }
     return kept;
@@ -65,8 +66,14 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
   const positional = (args: readonly SqlArg[]) => args as SqlArg[];
   return {
     all: (text, args = []) => {
-      const { statement, row } = reader(text);
-      return (statement.all(positional(args)) as unknown[][]).map(row);
+      const kept = reader(text);
+      const rows = kept.statement.all(positional(args)) as unknown[][];
+      // SQLite prepares a statement again after a schema change; a `*` may then name other columns than the kept names.
+      if (kept.names && rows.length && rows[0].length !== kept.names.length) {
+        readers.delete(text);
+        return rows.map(reader(text).row);
+      }
+      return rows.map(kept.row);
     },
     run: (text, args = []) => {
       statement(text).run(positional(args));
