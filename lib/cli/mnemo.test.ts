@@ -64,6 +64,13 @@ describe("help", () => {
     expect(bare.stderr).toContain("Usage: npm run mnemo -- <command> [options]");
   });
 
+  it("answers the same through tsx, as `npm run mnemo` starts it, as from the bundle the other tests run", async () => {
+    for (const args of [["--help"], ["frob"], ["check"]]) {
+      const [bundled, source] = await Promise.all([mnemo(args, { url: t.url }), mnemo(args, { url: t.url, viaTsx: true })]);
+      expect(source).toEqual(bundled);
+    }
+  });
+
   it.each([
     ["create-workspace", "--name <name> --owner-email <email> --owner-name <name>"],
     ["reset-password", "--email <email>"],

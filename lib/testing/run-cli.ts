@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -57,18 +57,23 @@ async function buildCli(): Promise<string> {
   const dir = path.join(ROOT, "node_modules/.cache/mnemo-cli");
   const file = path.join(dir, `mnemo-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`);
   mkdirSync(dir, { recursive: true });
+  // Bundles of earlier sources go; one being written by another process (a ".<pid>" file) is left to it.
+  for (const name of readdirSync(dir)) {
+    if (/^mnemo-[0-9a-f]{16}\.mjs$/.test(name) && path.join(dir, name) !== file) rmSync(path.join(dir, name), { force: true });
+  }
   // Written whole, then renamed into place: another test process may be starting the same bundle.
-  const partial = `${file}.${process.pid}`;
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   writeFileSync(partial, code);
   renameSync(partial, file);
   // Its real path: the CLI runs only when it is the program, which Node names by real path (node_modules may be a link).
   return realpathSync(file);
 }
 
-export async function runMnemo(args: string[], options: { url: string; stdin?: string }): Promise<CliRun> {
-  const cli = await (bundle ??= buildCli());
+/** `viaTsx`: the source through tsx, exactly as `npm run mnemo` starts it (slower): proves the bundle behaves the same. */
+export async function runMnemo(args: string[], options: { url: string; stdin?: string; viaTsx?: boolean }): Promise<CliRun> {
+  const program = options.viaTsx ? ["--import", "tsx", ENTRY] : [await (bundle ??= buildCli())];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, [...program, ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: options.url, NODE_OPTIONS: "" },
       stdio: ["pipe", "pipe", "pipe"],
