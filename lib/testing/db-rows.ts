@@ -75,8 +75,11 @@ async function comparingStatement(db: Db): Promise<string> {
   );
   const tables = DATA_TABLES.map((table, i) => {
     const columns = results[i].rows.map((row) => String(row.name)).filter((name) => !NOT_COMPARED[table]?.includes(name));
-    // quote() keeps each value's type (1, 1.0, '1' and X'01' all differ) and escapes quotes, so the text is exact.
-    const row = columns.map((column) => `quote("${column}")`).join(" || ', ' || ");
+    // quote() keeps each value's type (1, 1.0, '1' and X'01' all differ) and escapes quotes, so the text is exact —
+    // but it stops a text at its first NUL, so a text holding one is written in hex, marked T.
+    const row = columns
+      .map((column) => `(CASE WHEN typeof("${column}") = 'text' AND instr(CAST("${column}" AS BLOB), X'00') THEN 'T' || hex("${column}") ELSE quote("${column}") END)`)
+      .join(" || ', ' || ");
     return `(SELECT json_group_array(${row} ORDER BY rowid) FROM ${table}) AS ${table}`;
   });
   return `SELECT ${tables.join(", ")}`;
