@@ -20,3 +20,8 @@ export type PersonId = keyof typeof PEOPLE;
 export function storageStateOf(person: PersonId): string {
   return `playwright/.auth/${person}.json`;
 }
+
+/** Text as a pattern that matches it literally (a fact's body inside a longer line). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { SCOUT_KEY, storageStateOf, type PersonId, DEMO_FACTS } from "./demo";
+import { SCOUT_KEY, storageStateOf, type PersonId, DEMO_FACTS, escapeRegExp } from "./demo";
 
 const MEMORY = "/w/acme/agents/scout/memory";
 
@@ -16,10 +16,6 @@ const SEES: Record<Exclude<PersonId, "gina">, DemoFact[]> = {
 
 function factCard(page: Page, body: string) {
   return page.getByRole("listitem").filter({ has: page.getByText(body, { exact: true }) });
-}
-
-function escapeRegExp(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Recall over the API as scout, in a place: the facts' bodies. */
