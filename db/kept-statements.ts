@@ -11,13 +11,6 @@ import { SECURE_DELETE_ON } from "./secure-delete";
 /** How long a writer waits for another writer's lock before giving up (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/**
- * Each kept connection's page cache (KiB), from SQLite's 2 MiB: with a million facts
- * the indexes' inner pages no longer fit in 2 MiB, and every seek paid for them again
- * (recall with a question ~12 % less CPU there). A small database never fills it.
- */
-const PAGE_CACHE_KIB = 32 * 1024;
-
 export type KeptStatements = {
   /** Runs a statement and returns its rows as objects keyed by column name. */
   all(text: string, args?: readonly SqlArg[]): unknown[];
@@ -40,7 +33,6 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       // Freed pages are zeroed, so a deleted fact leaves no bytes behind (secure-delete.ts).
       database.exec(SECURE_DELETE_ON);
-      database.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
     }
     return database;
   };
