@@ -71,6 +71,29 @@ describe("recall counts", () => {
     }
   });
 
+  it("of more facts than one statement takes are each written exactly, whatever order they were noted in", async () => {
+    // 1,234 copies of a demo fact under new ids (and dedupe keys): three of the flush's statements (500 facts each), the last part full.
+    const refunds = await idOf(DEMO_FACTS.refunds);
+    const columns = (await readAll<{ name: string }>(t.db, "SELECT name FROM pragma_table_info('facts') WHERE name <> 'seq'", [])).map(
+      ({ name }) => name,
+    );
+    const copied = columns.map((name) => (name === "id" ? "'copy-' || n.value" : name === "body_key" ? "body_key || n.value" : name)).join(", ");
+    await t.db.$client.execute({
+      sql: `INSERT INTO facts (${columns.join(", ")}) SELECT ${copied} FROM generate_series(1, 1234) n, facts WHERE facts.id = ?`,
+      args: [refunds],
+    });
+    const copies = Array.from({ length: 1234 }, (_, i) => `copy-${i + 1}`);
+    const counter = new UsageCounter(NEVER);
+    // Noted newest-made first, and each k-th copy k % 3 + 1 times.
+    for (const [k, id] of [...copies].reverse().entries()) for (let i = 0; i <= k % 3; i++) counter.note(t.db, [id], T0 + k);
+    await counter.flush();
+    const rows = await usage();
+    expect(rows.size).toBe(1234);
+    for (const [k, id] of [...copies].reverse().entries()) {
+      expect(rows.get(id)).toEqual({ factId: id, count: (k % 3) + 1, last: new Date(T0 + k).toISOString() });
+    }
+  });
+
   it("add up across processes, each with its own counter and client; the latest time wins", async () => {
     const refunds = await idOf(DEMO_FACTS.refunds);
     const other = connect(t.url);
