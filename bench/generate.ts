@@ -18,6 +18,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { dedupeKey } from "@/lib/memory/fact-text";
 import { MAX_FACTS } from "@/lib/memory/rules";
 import { factTerms } from "@/lib/memory/terms";
+import { storedLineSize } from "@/lib/memory/token-budget";
 import { factBody } from "./fact-words";
 
 export const BENCH_PASSWORD = "bench-password";
@@ -74,7 +75,7 @@ class Writer {
 const FACT_COLUMNS = [
   "id", "agent_id", "workspace_id", "scope", "scope_ref", "scope_label", "body", "body_key",
   "source_kind", "source_label", "source_channel_id", "created_by", "created_by_kind", "pinned",
-  "version", "created_at", "updated_at", "terms",
+  "version", "created_at", "updated_at", "terms", "line_size",
 ];
 
 /** Fills a migrated file at `url` with about `totalFacts` facts; returns what the measurements need. */
@@ -159,11 +160,14 @@ export async function generate(url: string, totalFacts: number): Promise<BenchDa
         const when = at();
         const scopeLabel = scope === "channel" ? `#${channel.name}` : scope === "person" ? `Person of ${wi}` : null;
         const sourceLabel = `from #${channel.name}`;
+        const id = `fact_b${pad(factSeq, 8)}`;
+        const pinned = n % 97 === 0;
         rows.push([
-          `fact_b${pad(factSeq, 8)}`, agentId, ws, scope, ref, scopeLabel,
+          id, agentId, ws, scope, ref, scopeLabel,
           body, dedupeKey(body), "message", sourceLabel, channel.id,
-          // With its terms, as every writer stores them: the triggers make its postings (drizzle/0015).
-          agentId, "agent", n % 97 === 0 ? 1 : 0, 1, when, when, factTerms(body, scopeLabel, sourceLabel),
+          // With its terms and its line's size, as the app's writers store them: the triggers make its postings (drizzle/0015).
+          agentId, "agent", pinned ? 1 : 0, 1, when, when, factTerms(body, scopeLabel, sourceLabel),
+          storedLineSize({ id, scope, body, sourceLabel, pinned }),
         ]);
       }
       data.facts += count;

@@ -288,6 +288,13 @@ export const facts = sqliteTable(
      * NULL only for rows older than the column until db/migrate.ts fills them.
      */
     terms: text("terms"),
+    /**
+     * The size in tokens of the fact's line in recall's prompt section, with a hash of the line it was
+     * counted for (storedLineSize in lib/memory/token-budget.ts), set by the writers that make the line;
+     * used only while the line still hashes the same, so a writer that changes the line without it
+     * (pinning, say) costs a count at recall, never a wrong size. NULL: counted at recall.
+     */
+    lineSize: integer("line_size"),
   },
   (t) => [
     // Recall: agent, scope and ref by equality, then pinned and newest by the index's order.

@@ -7,7 +7,8 @@
 import { facts } from "@/db/schema";
 import type { FactRow } from "./rules";
 
-export type StoredFact = FactRow & { version: number; forgottenAt: string | null };
+/** `lineSize`: the line's token size as the row keeps it (token-budget.ts); missing where a fact was not read from its row. */
+export type StoredFact = FactRow & { version: number; forgottenAt: string | null; lineSize?: number | null };
 
 const FIELDS = [
   "id",
@@ -32,6 +33,7 @@ const FIELDS = [
   "validUntil",
   "proposedAt",
   "proposalReason",
+  "lineSize",
 ] as const satisfies readonly (keyof StoredFact & keyof typeof facts.$inferSelect)[];
 
 export const FACT_COLUMNS = FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");

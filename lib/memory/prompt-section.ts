@@ -19,7 +19,7 @@ function oneLine(text: string): string {
   return collapseWhitespace(text.replace(DECEPTIVE_CHARACTERS, ""));
 }
 
-type SectionFact = Pick<FactRow, "id" | "scope" | "body" | "sourceLabel" | "pinned">;
+export type SectionFact = Pick<FactRow, "id" | "scope" | "body" | "sourceLabel" | "pinned">;
 
 /** Everything before the first fact's line. */
 export const SECTION_HEAD = `${SECTION_HEADING}\n\n${SECTION_PREAMBLE}\n\n`;

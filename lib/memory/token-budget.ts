@@ -12,7 +12,7 @@
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { StoredFact } from "./fact-columns";
-import { SECTION_HEAD, sectionLine } from "./prompt-section";
+import { SECTION_HEAD, sectionLine, type SectionFact } from "./prompt-section";
 
 export const TOKENIZER = "o200k_base";
 
@@ -31,15 +31,50 @@ export function sizedLine(fact: StoredFact): SizedLine {
   let known = sizedFacts.get(fact);
   if (known) return known;
   const line = sectionLine(fact);
-  known = sized.get(line);
+  known = (fact.lineSize != null ? fromStored(fact.lineSize, line) : undefined) ?? sized.get(line);
   if (!known) {
-    const last = countTokens(line);
-    known = { line, last, inside: last + newlineCost(line) };
+    known = count(line);
     if (sized.size >= MAX_SIZED) sized.clear();
     sized.set(line, known);
   }
   sizedFacts.set(fact, known);
   return known;
+}
+
+function count(line: string): SizedLine {
+  const last = countTokens(line);
+  return { line, last, inside: last + newlineCost(line) };
+}
+
+/**
+ * A fact's line size as its row keeps it (facts.line_size), worked out by the writer
+ * that makes the line: a recall that reads the row afresh — most of them, where many
+ * agents' memories do not all fit in what a process keeps — then counts no tokens,
+ * and BPE over a fact's random id is its worst case. One integer: a 32-bit FNV-1a
+ * hash of the line, the line's size alone (18 bits) and what a newline after it adds
+ * (2 bits). A size is used only for the line it was counted for, so a writer that
+ * changes the line and not the size (pinning adds ", pinned") costs a count, never a
+ * wrong size. Null for a line too long to pack (never, for a fact within its limit).
+ */
+export function storedLineSize(fact: SectionFact): number | null {
+  const { line, last, inside } = count(sectionLine(fact));
+  const extra = inside - last;
+  if (last >= 2 ** 18 || extra < 0 || extra > 3) return null;
+  return lineHash(line) * 2 ** 20 + last * 4 + extra;
+}
+
+function fromStored(stored: number, line: string): SizedLine | undefined {
+  if (Math.floor(stored / 2 ** 20) !== lineHash(line)) return undefined;
+  const low = stored % 2 ** 20;
+  const last = low >>> 2;
+  return { line, last, inside: last + (low & 3) };
+}
+
+/** 32-bit FNV-1a over the line's UTF-16 code units. */
+function lineHash(line: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) hash = Math.imul(hash ^ line.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**

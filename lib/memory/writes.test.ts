@@ -13,6 +13,9 @@ import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { MAX_FACT, MAX_FACTS, type Place } from "./rules";
 import { LIVE_COUNT_SQL, liveFactCount, recall } from "./store";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { sectionLine } from "./prompt-section";
+import { sizedLine, storedLineSize } from "./token-budget";
 import {
   agentForget,
   correctFact,
@@ -380,6 +383,36 @@ describe("the 2,000-fact limit", () => {
     await bulkInsert(MAX_FACTS - 7, "bulk");
     expect(await liveCount()).toBe(MAX_FACTS);
     expect(await unchangedBy(() => restoreFact(t.db, ANA_P, "scout", ana))).toEqual({ status: "memory_full" });
+  });
+});
+
+// --- The line's size kept with the row ---
+
+describe("a fact's line size (token-budget.ts)", () => {
+  const exact = (row: typeof facts.$inferSelect) => {
+    const sized = sizedLine(row);
+    return [sized.last, sized.inside, countTokens(sectionLine(row)), countTokens(`${sectionLine(row)}\n`)];
+  };
+
+  it("is stored by remember and by a correction for the line as recall writes it; a pin leaves one recall does not use", async () => {
+    const result = await remember(t.db, agentRemembers("Deploys freeze on Fridays after 3 pm."));
+    if (result.status !== "created") throw new Error(result.status);
+    let row = await factById(result.fact.id);
+    expect(row.lineSize).not.toBeNull();
+    expect(row.lineSize).toBe(storedLineSize(row));
+    const [last, inside, tokens, withNewline] = exact(row);
+    expect([last, inside]).toEqual([tokens, withNewline]);
+
+    expect((await correctFact(t.db, OLIVIA, "scout", row.id, 1, "Deploys freeze on Thursdays after noon, not Fridays.")).status).toBe("corrected");
+    row = await factById(row.id);
+    expect(row.lineSize).toBe(storedLineSize(row));
+
+    // Pinning adds ", pinned" to the line and keeps the old size: recall counts the new line instead.
+    expect((await setPinned(t.db, OLIVIA, "scout", row.id, true)).status).toBe("pinned");
+    row = await factById(row.id);
+    expect(row.lineSize).not.toBe(storedLineSize(row));
+    const [lastPinned, insidePinned, tokensPinned, withNewlinePinned] = exact(row);
+    expect([lastPinned, insidePinned]).toEqual([tokensPinned, withNewlinePinned]);
   });
 });
 

@@ -17,6 +17,7 @@ import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
 import { factTerms } from "./terms";
+import { storedLineSize } from "./token-budget";
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
@@ -161,8 +162,8 @@ const APPROVE_TWIN_SQL = `UPDATE facts SET proposed_at = NULL, proposal_reason =
 
 const INSERT_SQL = `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key,
     source_kind, source_ref, source_label, source_channel_id, created_by, created_by_kind, pinned, valid_until,
-    proposed_at, proposal_reason, created_at, updated_at, terms)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    proposed_at, proposal_reason, created_at, updated_at, terms, line_size)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   RETURNING ${FACT_COLUMNS}`;
 
 /**
@@ -211,8 +212,10 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
   // `room`: a fact this write retires (replace.ts) is still counted here, and frees its place.
   if ((await liveCount(writes, input.agentId)) >= MAX_FACTS + room) return { status: "memory_full" };
 
+  const id = newId("fact");
+  const pinned = input.pinned;
   const [row] = await writes.all<FactColumnsRow>(INSERT_SQL, [
-    newId("fact"),
+    id,
     input.agentId,
     input.workspaceId,
     input.scope,
@@ -226,13 +229,14 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
     input.source.channelId,
     input.by.id,
     input.by.kind,
-    input.pinned ? 1 : 0,
+    pinned ? 1 : 0,
     input.validUntil ?? null,
     input.proposal ? at : null,
     input.proposal ?? null,
     at,
     at,
     factTerms(body, input.scopeLabel, input.source.label),
+    storedLineSize({ id, scope: input.scope, body, sourceLabel: input.source.label, pinned }),
   ]);
   await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
   const similar = await pairLookAlikes(writes, { ...input, id: row.id, scopeRef, body }, utcDay());
@@ -316,14 +320,16 @@ export async function writeCorrection(
   const changeable = changeableSql(viewer);
   const decided = approve ? ", proposed_at = NULL, proposal_reason = NULL" : "";
   // The terms (ranked recall's words) are the new text's and the new source's, beside the scope's label.
-  const [labelled] = await writes.all<{ scopeLabel: string | null }>(
-    "SELECT scope_label AS scopeLabel FROM facts WHERE id = ? AND agent_id = ?",
+  const [labelled] = await writes.all<{ scopeLabel: string | null; scope: string; pinned: number }>(
+    "SELECT scope_label AS scopeLabel, scope, pinned FROM facts WHERE id = ? AND agent_id = ?",
     [factId, agentId],
   );
   const source = `@${viewer.handle}`;
+  // The line's size for recall's budget, for the line as it will read (a row this misses is refused below anyway).
+  const lineSize = labelled ? storedLineSize({ id: factId, scope: labelled.scope, body, sourceLabel: source, pinned: !!labelled.pinned }) : null;
   const [row] = await writes.all<FactColumnsRow>(
     `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
-        corrected_at = ?, updated_at = ?, version = version + 1, terms = ?${decided}
+        corrected_at = ?, updated_at = ?, version = version + 1, terms = ?, line_size = ?${decided}
       WHERE facts.id = ? AND facts.agent_id = ? AND facts.version = ? AND facts.forgotten_at IS NULL
         ${approve ? "AND facts.proposed_at IS NOT NULL" : ""} AND ${changeable.text}
       RETURNING ${FACT_COLUMNS}`,
@@ -335,6 +341,7 @@ export async function writeCorrection(
       at,
       at,
       factTerms(body, labelled?.scopeLabel ?? null, source),
+      lineSize,
       factId,
       agentId,
       fromVersion,

@@ -1,0 +1,1 @@
+ALTER TABLE `facts` ADD `line_size` integer;
