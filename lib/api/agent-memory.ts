@@ -14,7 +14,6 @@ import { PlaceError, derivePlace, type PlaceInfo } from "@/lib/memory/place";
 import { similarForAgent } from "@/lib/memory/look-alike-pairs";
 import { MAX_FACTS, narrowed, scopeFor, utcDay, type Place } from "@/lib/memory/rules";
 import { recallRanked } from "@/lib/memory/ranked-recall";
-import { rankedFrom } from "@/lib/memory/ranking";
 import { nudgeEmbedder } from "@/lib/embeddings/embedder";
 import { meaningFor } from "@/lib/embeddings/meaning";
 import { memoryJsonOpen, toMemory } from "@/lib/memory/wire";
@@ -106,12 +105,12 @@ export async function recallJsonForAgent(
   });
   // RecallOutput's keys, in its order.
   const head = JSON.stringify({ place: { channel_id: place.channelId, kind: place.kind, people: place.people } });
-  const facts = ranked.facts.map((fact) => `${memoryJsonOpen(rankedFrom(fact))},"why":${JSON.stringify(fact.why)}}`);
+  const facts = ranked.facts.map(({ fact, why }) => `${memoryJsonOpen(fact)},"why":${JSON.stringify(why)}}`);
   const json =
     `${head.slice(0, -1)},"facts":[${facts.join(",")}],"section":${JSON.stringify(ranked.section)}` +
     `,"ranking":${JSON.stringify(ranked.ranking)},"considered":${ranked.considered}` +
     `,"omitted":${ranked.considered - ranked.facts.length},"tokens":${ranked.tokens}}`;
-  return { json, factIds: ranked.facts.map((fact) => fact.id) };
+  return { json, factIds: ranked.facts.map(({ fact }) => fact.id) };
 }
 
 /** recallJsonForAgent's answer as objects (tests, the quality benchmark). */

@@ -18,11 +18,11 @@ import { generateAgentKey, hashAgentKey } from "@/lib/api/agent-keys";
 import { recallForAgent } from "@/lib/api/agent-memory";
 import { authenticateAgent, type AgentContext } from "@/lib/api/auth";
 import { newId } from "@/lib/ids";
+import { flatRanked, type FlatRecall } from "@/lib/testing/flat-ranked";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
-import type { RankedRecall } from "./ranking";
 import { RECALL_LIMIT, recallable, type Place } from "./rules";
 import { recall } from "./store";
 import { factTerms, foldedWords, questionWords } from "./terms";
@@ -259,7 +259,7 @@ function expectWithinRules(answer: Answer, allowed: Row[], ask: { question?: str
  * What the ranked answer lists as left out: allowed facts, none also in the answer, each for a reason that
  * applied; and when the list is whole (a question reads every candidate), answer and list are the allowed set.
  */
-function expectAccountedFor(ranked: RankedRecall, allowed: Row[], ask: { question?: string; limit?: number; budget?: number }) {
+function expectAccountedFor(ranked: FlatRecall, allowed: Row[], ask: { question?: string; limit?: number; budget?: number }) {
   const allowedIds = new Set(allowed.map((f) => f.id));
   const inAnswer = new Set(ranked.facts.map((f) => f.id));
   for (const left of ranked.leftOut) {
@@ -290,7 +290,7 @@ describe("ranked recall over random workspaces", () => {
           const options = { question: ask.question, limit: ask.limit, budget: ask.budget };
           for (const agent of agentsNow) {
             const allowed = await allowedHere(agent.id, place);
-            const ranked = await recallRanked(t.db, agent.id, place, options);
+            const ranked = flatRanked(await recallRanked(t.db, agent.id, place, options));
             seen.asked += 1;
             if (ranked.facts.some((f) => f.why.score !== null)) seen.matched += 1;
             const fits = Math.min(ask.limit ?? RECALL_LIMIT, allowed.length);
@@ -372,7 +372,7 @@ describe("ranked recall over random workspaces", () => {
         const allowed = await allowedHere(agent.id, place);
         for (const ask of c.asks) {
           const options = { question: ask.question, limit: ask.limit, budget: ask.budget };
-          const ranked = await recallRanked(t.db, agent.id, place, options);
+          const ranked = flatRanked(await recallRanked(t.db, agent.id, place, options));
           expectWithinRules(ranked, allowed, options);
           expectAccountedFor(ranked, allowed, options);
           const viaApi = await recallForAgent(t.db, await admit(agent.key), { channel: "c0", asker: "p0", q: ask.question, limit: ask.limit, budget: ask.budget });

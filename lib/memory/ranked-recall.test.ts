@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEMO_FACTS } from "@/db/seed";
+import { flatRanked } from "@/lib/testing/flat-ranked";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
@@ -12,7 +13,7 @@ const t = tempDbForTests({ demo: true });
 
 async function ask(channel: string, asker: string | null, question?: string, extra: { limit?: number; budget?: number } = {}) {
   const { place } = await derivePlace(t.db, "acme", channel, asker);
-  return recallRanked(t.db, "scout", place, { question, explain: true, ...extra });
+  return flatRanked(await recallRanked(t.db, "scout", place, { question, explain: true, ...extra }));
 }
 
 describe("the demo, asked questions", () => {
@@ -83,7 +84,7 @@ describe("expiry, on the day given", () => {
         // "kept": word indexes kept under one memory version, which expiry does not change.
         for (const version of [undefined, "kept"]) {
           const on = async (today: string) => {
-            const answer = await recallRanked(t.db, "scout", place, { question, version, today, explain: true });
+            const answer = flatRanked(await recallRanked(t.db, "scout", place, { question, version, today, explain: true }));
             const left = answer.leftOut.map((fact) => fact.body);
             return { bodies: [...answer.facts.map((fact) => fact.body), ...left], considered: answer.considered };
           };

@@ -19,10 +19,17 @@ import type { WordHit } from "./word-index";
 
 /** Why a fact is in the answer: the `why` of the API. */
 export type Receipt = { pinned: boolean; rank: number; score: number | null; matched: string[] };
-/** A fact of the answer and its receipt (rankedFact below). */
-export type RankedFact = StoredFact & { why: Receipt };
+/**
+ * A fact of the answer — its row, as read and kept (never written to here) — and its
+ * receipt. A pair rather than the row's fields with the receipt among them: copying a
+ * row's twenty-odd fields for each of 40 facts was a tenth of a question's cost where
+ * rows are kept (10k facts), and making the row the prototype of an object with the
+ * receipt cost as much where rows are read afresh (1M): V8 gives every object made a
+ * prototype a map of its own.
+ */
+export type RankedFact = { fact: StoredFact; why: Receipt };
 /** A fact the place allows that the answer left out, and what left it out. */
-export type LeftOutFact = StoredFact & { why: Omit<Receipt, "rank">; reason: "limit" | "budget" };
+export type LeftOutFact = { fact: StoredFact; why: Omit<Receipt, "rank">; reason: "limit" | "budget" };
 
 export type RankedRecall = {
   facts: RankedFact[];
@@ -113,27 +120,6 @@ function* unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): Generato
   }
 }
 
-/**
- * A fact of the answer: a copy of its row with its receipt. The row itself is kept
- * (by recall-candidates.ts, and its wire JSON by wire.ts), so it is never written
- * to; rankedFrom gives it back. A copy, not an object with the row as its prototype:
- * V8 gives every object made a prototype a map of its own, so at a million facts,
- * where most rows are read afresh, each answer paid that 40 times, and property reads
- * on rows that differ in map are slower everywhere after (~5 % of a question there).
- */
-const rowOf = new WeakMap<RankedFact, StoredFact>();
-
-function rankedFact(fact: StoredFact, why: Receipt): RankedFact {
-  const ranked: RankedFact = { ...fact, why };
-  rowOf.set(ranked, fact);
-  return ranked;
-}
-
-/** The fact row a ranked fact was made from (what is kept by row, as its wire JSON in wire.ts). */
-export function rankedFrom(fact: RankedFact): StoredFact {
-  return rowOf.get(fact) ?? fact;
-}
-
 /** Scores shown to agents: four significant digits are all a comparison needs. */
 const shown = (score: number) => Number(score.toPrecision(4));
 
@@ -177,17 +163,17 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
     const full = kept.length >= limit || (refusedAt >= 0 && seen - refusedAt > BUDGET_LOOKAHEAD);
     if (full) {
       if (!options.explain) break;
-      leftOut.push({ ...fact, why: receipt(fact), reason: kept.length >= limit ? "limit" : "budget" });
+      leftOut.push({ fact, why: receipt(fact), reason: kept.length >= limit ? "limit" : "budget" });
       continue;
     }
     const line = sizedLine(fact);
     if (budget !== undefined && section.with(line) > budget) {
       if (refusedAt < 0) refusedAt = seen;
-      if (options.explain) leftOut.push({ ...fact, why: receipt(fact), reason: "budget" });
+      if (options.explain) leftOut.push({ fact, why: receipt(fact), reason: "budget" });
       continue;
     }
     section.add(line);
-    kept.push(rankedFact(fact, { ...receipt(fact), rank: kept.length + 1 }));
+    kept.push({ fact, why: { ...receipt(fact), rank: kept.length + 1 } });
   }
   return {
     facts: kept,

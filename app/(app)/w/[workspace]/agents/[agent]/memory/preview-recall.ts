@@ -71,8 +71,8 @@ export async function previewRecall(
     limit: RECALL_LIMIT,
     budget: budget ?? null,
     // Small views, never whole rows: the body and the receipt are all the preview shows.
-    facts: ranked.facts.map((fact) => ({ id: fact.id, body: fact.body, why: fact.why })),
-    leftOut: ranked.leftOut.map((fact) => ({ id: fact.id, body: fact.body, why: fact.why, reason: fact.reason })),
+    facts: ranked.facts.map(({ fact, why }) => ({ id: fact.id, body: fact.body, why })),
+    leftOut: ranked.leftOut.map(({ fact, why, reason }) => ({ id: fact.id, body: fact.body, why, reason })),
     section: ranked.section,
   };
 }
