@@ -32,6 +32,20 @@ async function idOf(body: string): Promise<string> {
   return row.id;
 }
 
+/** `n` copies of a demo fact under ids copy-0001… (and their own dedupe keys), made in one statement. */
+async function copiesOf(body: string, n: number): Promise<string[]> {
+  const columns = (await readAll<{ name: string }>(t.db, "SELECT name FROM pragma_table_info('facts') WHERE name <> 'seq'", [])).map(
+    ({ name }) => name,
+  );
+  const made = { id: "'copy-' || format('%04d', n.value)", body_key: "body_key || n.value" } as Record<string, string>;
+  await t.db.$client.execute({
+    sql: `INSERT INTO facts (${columns.join(", ")}) SELECT ${columns.map((name) => made[name] ?? name).join(", ")}
+      FROM generate_series(1, ?) n, facts WHERE facts.id = ?`,
+    args: [n, await idOf(body)],
+  });
+  return Array.from({ length: n }, (_, i) => `copy-${String(i + 1).padStart(4, "0")}`);
+}
+
 describe("recall counts", () => {
   it("are not written per recall; one flush writes each fact's count and its latest time", async () => {
     const [refunds, sso] = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.sso)];
@@ -72,17 +86,8 @@ describe("recall counts", () => {
   });
 
   it("of more facts than one statement takes are each written exactly, whatever order they were noted in", async () => {
-    // 1,234 copies of a demo fact under new ids (and dedupe keys): three of the flush's statements (500 facts each), the last part full.
-    const refunds = await idOf(DEMO_FACTS.refunds);
-    const columns = (await readAll<{ name: string }>(t.db, "SELECT name FROM pragma_table_info('facts') WHERE name <> 'seq'", [])).map(
-      ({ name }) => name,
-    );
-    const copied = columns.map((name) => (name === "id" ? "'copy-' || n.value" : name === "body_key" ? "body_key || n.value" : name)).join(", ");
-    await t.db.$client.execute({
-      sql: `INSERT INTO facts (${columns.join(", ")}) SELECT ${copied} FROM generate_series(1, 1234) n, facts WHERE facts.id = ?`,
-      args: [refunds],
-    });
-    const copies = Array.from({ length: 1234 }, (_, i) => `copy-${i + 1}`);
+    // Five of the flush's statements: four of 250 facts, one of 234.
+    const copies = await copiesOf(DEMO_FACTS.refunds, 1234);
     const counter = new UsageCounter(NEVER);
     // Noted newest-made first, and each k-th copy k % 3 + 1 times.
     for (const [k, id] of [...copies].reverse().entries()) for (let i = 0; i <= k % 3; i++) counter.note(t.db, [id], T0 + k);
@@ -92,6 +97,25 @@ describe("recall counts", () => {
     for (const [k, id] of [...copies].reverse().entries()) {
       expect(rows.get(id)).toEqual({ factId: id, count: (k % 3) + 1, last: new Date(T0 + k).toISOString() });
     }
+  });
+
+  it("of a batch that fails wait, with the batches after it, for the next flush; the batches before stay written once", async () => {
+    const copies = await copiesOf(DEMO_FACTS.refunds, 700);
+    const counter = new UsageCounter(NEVER);
+    counter.note(t.db, copies, T0);
+    // copy-0400 is in the second batch of 250 (ids in order): a real refusal by the database there.
+    await t.db.$client.execute(
+      "CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_id = 'copy-0400' BEGIN SELECT RAISE(ABORT, 'usage refused'); END",
+    );
+    await expect(counter.flush()).rejects.toThrow(/usage refused/);
+    expect([...(await usage()).keys()].sort()).toEqual(copies.slice(0, 250));
+    expect(counter.unwritten).toBe(450);
+
+    await t.db.$client.execute("DROP TRIGGER refuse_one");
+    await counter.flush();
+    const rows = await usage();
+    expect(rows.size).toBe(700);
+    for (const id of copies) expect(rows.get(id)?.count).toBe(1);
   });
 
   it("add up across processes, each with its own counter and client; the latest time wins", async () => {
