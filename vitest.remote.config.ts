@@ -37,6 +37,7 @@ export default defineConfig({
       "db/migrate.test.ts",
       "db/check.test.ts",
       "db/seed.test.ts",
+      "db/reader.test.ts",
       "lib/ops/readiness.test.ts",
       ...withDatabase("lib/api"),
       "app/api/v1/agent-api.test.ts",

@@ -81,7 +81,7 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
   };
 }
 
-type RowMaker = (values: unknown[]) => Record<string, unknown>;
+export type RowMaker = (values: unknown[]) => Record<string, unknown>;
 
 /**
  * Rows as objects keyed by column name, built here from the driver's arrays: the
@@ -90,7 +90,7 @@ type RowMaker = (values: unknown[]) => Record<string, unknown>;
  * so every row of it has one shape. The names are the statement's own columns, as
  * JSON string keys.
  */
-function rowMaker(names: readonly string[]): RowMaker {
+export function rowMaker(names: readonly string[]): RowMaker {
   // A computed key for "__proto__": written plainly in a literal it would set the prototype.
   const key = (name: string) => (name === "__proto__" ? `[${JSON.stringify(name)}]` : JSON.stringify(name));
   return new Function("v", `return {${names.map((name, i) => `${key(name)}: v[${i}]`).join(", ")}};`) as RowMaker;

@@ -5,7 +5,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Conn, Db } from "./client";
-import { keptStatements } from "./kept-statements";
+import { keptStatements, rowMaker, type RowMaker } from "./kept-statements";
 import { runPlain, type SqlArg } from "./plain-sql";
 
 type Reader = (text: string, args: readonly SqlArg[]) => unknown[];
@@ -34,4 +34,27 @@ export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg
   const read = client && readers.get(client);
   if (read) return read(text, args) as Row[];
   return runPlain<Row>(db, text, args);
+}
+
+const wideRows = new Map<string, { text: string; row: RowMaker }>();
+
+/**
+ * readAll for rows of many columns (a fact's two dozen): SQLite writes the rows as
+ * one JSON text (json_group_array of json_array) and it is parsed in one go, where
+ * the driver would make a JavaScript value per column per row — a third less time
+ * in reading a fact row at a million facts, where most rows are read afresh.
+ * `columns` are the statement's result columns, in order. Only for columns of text,
+ * integers (up to 2^53) and NULL: JSON has no blob, and a real 1.0 comes back as 1.
+ * Rows keep the statement's order as SQLite gives it.
+ */
+export async function readWide<Row>(db: Conn, columns: readonly string[], text: string, args: readonly SqlArg[]): Promise<Row[]> {
+  const key = `${columns.join(",")}\n${text}`;
+  let wide = wideRows.get(key);
+  if (!wide) {
+    const names = columns.map((name) => `"${name.replaceAll('"', '""')}"`).join(", ");
+    wide = { text: `SELECT json_group_array(json_array(${names})) AS rows FROM (${text})`, row: rowMaker(columns) };
+    wideRows.set(key, wide);
+  }
+  const [packed] = await readAll<{ rows: string }>(db, wide.text, args);
+  return (JSON.parse(packed.rows) as unknown[][]).map(wide.row) as Row[];
 }

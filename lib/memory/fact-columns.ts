@@ -10,7 +10,8 @@ import type { FactRow } from "./rules";
 /** `lineSize`: the line's token size as the row keeps it (token-budget.ts); missing where a fact was not read from its row. */
 export type StoredFact = FactRow & { version: number; forgottenAt: string | null; lineSize?: number | null };
 
-const FIELDS = [
+/** StoredFact's fields, in FACT_COLUMNS' order. */
+export const FACT_FIELDS = [
   "id",
   "agentId",
   "workspaceId",
@@ -36,7 +37,7 @@ const FIELDS = [
   "lineSize",
 ] as const satisfies readonly (keyof StoredFact & keyof typeof facts.$inferSelect)[];
 
-export const FACT_COLUMNS = FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");
+export const FACT_COLUMNS = FACT_FIELDS.map((field) => `facts.${facts[field].name} AS ${field}`).join(", ");
 
 /** A row read with FACT_COLUMNS. */
 export type FactColumnsRow = Omit<StoredFact, "pinned"> & { pinned: number | boolean };

@@ -14,8 +14,10 @@
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
 import { readAll, type Conn } from "@/db/client";
+import { readWide } from "@/db/reader";
+import type { SqlArg } from "@/db/plain-sql";
 import { utcDay, type Place } from "./rules";
-import { FACT_COLUMNS, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { FACT_COLUMNS, FACT_FIELDS, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { BRANCH_WHERE, branchArgs, inBranch, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
@@ -238,6 +240,9 @@ export async function placePostings(
 type SeqRow = FactColumnsRow & { seq: number };
 
 const WITH_SEQ = `${FACT_COLUMNS}, facts.seq AS seq`;
+const WITH_SEQ_FIELDS = [...FACT_FIELDS, "seq"];
+/** Fact rows with their seq, each read through BRANCH_WHERE: two dozen columns a row, so read as one JSON text (readWide). */
+const readRows = (db: Conn, text: string, args: readonly SqlArg[]) => readWide<SeqRow>(db, WITH_SEQ_FIELDS, text, args);
 const anyBranch = (n: number) => Array(n).fill(`(${BRANCH_WHERE})`).join(" OR ");
 
 /** Every fact of the branches (the Memory page's preview lists every left-out fact). Parameters: branchArgs per branch. */
@@ -349,13 +354,13 @@ export async function readCandidates(
     return read;
   };
 
-  if (want.all) take(await readAll<SeqRow>(db, ALL_SQL(n), flat));
+  if (want.all) take(await readRows(db, ALL_SQL(n), flat));
   else {
     const pinnedKept = keys.map((branch) => kept.pinned.get(branch));
     if (cache && pinnedKept.every((seqs) => seqs !== undefined)) {
       for (const seq of pinnedKept.flat()) keep(seq!, kept.bySeq.get(seq!)!);
     } else {
-      const read = take(await readAll<SeqRow>(db, PINNED_SQL(n), flat));
+      const read = take(await readRows(db, PINNED_SQL(n), flat));
       branches.forEach((branch, i) =>
         kept.pinned.set(
           keys[i],
@@ -369,14 +374,14 @@ export async function readCandidates(
       if (fact) keep(seq, fact);
       else missing.push(seq);
     }
-    if (missing.length) take(await readAll<SeqRow>(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]));
-    if (want.nearest.length) take(await readAll<SeqRow>(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
+    if (missing.length) take(await readRows(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]));
+    if (want.nearest.length) take(await readRows(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
     if (want.newest > 0) {
       const depth = Math.max(want.newest, want.newestDepth);
       const newestKeys = keys.map((branch) => `${branch}\n${depth}`);
       let lists = newestKeys.map((branch) => kept.newest.get(branch));
       if (!cache || !lists.every((seqs) => seqs?.every((seq) => kept.bySeq.has(seq)))) {
-        const read = stored(await readAll<SeqRow>(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, depth])));
+        const read = stored(await readRows(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, depth])));
         lists = branches.map((branch, i) => {
           const seqs = read.filter(({ fact }) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq);
           kept.newest.set(newestKeys[i], seqs);

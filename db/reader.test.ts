@@ -1,0 +1,43 @@
+/**
+ * readWide against readAll, on a real database (a file here, the libSQL stand-in in
+ * `npm run test:remote`): the same rows, values and order for fact rows, whatever
+ * their text holds — quotes, backslashes, newlines, controls, emoji, other scripts — and
+ * for integers up to 2^53, NULLs and an empty result.
+ */
+import { describe, expect, it } from "vitest";
+import { FACT_COLUMNS, FACT_FIELDS } from "@/lib/memory/fact-columns";
+import { tempDbForTests } from "@/lib/testing/temp-db";
+import { readAll } from "./client";
+import { readWide } from "./reader";
+
+const t = tempDbForTests({ demo: true });
+
+const HOSTILE = [
+  `He said "ship it" \\ then left.`,
+  "Line one\nline two\r\nline three\ttabbed",
+  // No NUL: the driver's own rows end a text at one (readWide keeps it whole), and cleanFact never stores one.
+  "Controls \u0001 inside, and \u001f too",
+  "Emoji 😀, 日本語, ñ, and \u2028 a line separator",
+  "</script><script>alert(1)</script>",
+  "[1, 2] {\"json\": true} null",
+];
+
+describe("readWide", () => {
+  it("reads fact rows as readAll does, text of every kind, NULLs and integers included, in the statement's order", async () => {
+    for (const [i, body] of HOSTILE.entries()) {
+      await t.db.$client.execute({
+        sql: `INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, scope_label, body, body_key, source_kind,
+            source_label, created_by, created_by_kind, pinned, version, created_at, updated_at, line_size)
+          VALUES (?, 'scout', 'acme', 'workspace', '', NULL, ?, ?, 'message', ?, 'scout', 'agent', ?, ?, ?, ?, ?)`,
+        args: [`hostile_${i}`, body, `key ${i}`, i % 2 ? body : null, i % 2, 2 ** 31 + i, `2026-01-0${i + 1}T00:00:00.000Z`, `2026-01-0${i + 1}T00:00:00.000Z`, 2 ** 52 + i],
+      });
+    }
+    const text = `SELECT ${FACT_COLUMNS}, facts.seq AS seq FROM facts WHERE facts.agent_id = ? ORDER BY facts.updated_at DESC, facts.id`;
+    const plain = await readAll<Record<string, unknown>>(t.db, text, ["scout"]);
+    const wide = await readWide<Record<string, unknown>>(t.db, [...FACT_FIELDS, "seq"], text, ["scout"]);
+    expect(plain.length).toBeGreaterThan(HOSTILE.length);
+    expect(wide).toEqual(plain);
+    expect(wide.map((row) => row.body)).toEqual(expect.arrayContaining(HOSTILE));
+    expect(await readWide(t.db, [...FACT_FIELDS, "seq"], text, ["nobody"])).toEqual([]);
+  });
+});
