@@ -20,6 +20,7 @@ import { writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "
 import { foldWal } from "@/db/secure-delete";
 import { handleOf } from "@/lib/person-name";
 import { factTerms } from "@/lib/memory/terms";
+import { storedLineSize } from "@/lib/memory/token-budget";
 import { erasePersonFactsIn } from "./erase-person-facts";
 import { FORMER_MEMBER, type AgentErasure, type WorkspaceRef } from "./types";
 
@@ -84,7 +85,7 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-type LabelledFact = { seq: number; body: string; scopeLabel: string | null; sourceLabel: string };
+type LabelledFact = { seq: number; id: string; scope: string; pinned: number; body: string; scopeLabel: string | null; sourceLabel: string };
 
 /** The facts whose source label names the person: told by them ("@ana"), or from their messages ("@ana in #general"). */
 function labelledSql(userId: string, handle: string, labelWorkspaces: string[]): { text: string; args: SqlArg[] } {
@@ -168,16 +169,18 @@ function deleteIn(db: Conn, userId: string, options: DeleteAccountOptions): Prom
     }
     await erasePersonFactsIn(writes, userId, null, { id: userId, name: FORMER_MEMBER }, FORMER_MEMBER);
 
-    // Labels are part of a fact's terms (terms.ts): each renamed fact gets its terms again, so no posting keeps the handle.
+    // Labels are part of a fact's terms (terms.ts) and of its prompt line: each renamed fact gets its terms and its
+    // line's size (token-budget.ts) again, so neither a posting nor the line's hash is left of the handle.
     const facts = await writes.all<LabelledFact>(
-      `SELECT seq, body, scope_label AS scopeLabel, source_label AS sourceLabel FROM facts WHERE ${labelled.text}`,
+      `SELECT seq, id, scope, pinned, body, scope_label AS scopeLabel, source_label AS sourceLabel FROM facts WHERE ${labelled.text}`,
       labelled.args,
     );
     for (const fact of facts) {
       const label = renamedLabel(fact.sourceLabel, handle);
-      await writes.run("UPDATE facts SET source_label = ?, terms = ? WHERE seq = ?", [
+      await writes.run("UPDATE facts SET source_label = ?, terms = ?, line_size = ? WHERE seq = ?", [
         label,
         factTerms(fact.body, fact.scopeLabel, label),
+        storedLineSize({ id: fact.id, scope: fact.scope, body: fact.body, sourceLabel: label, pinned: !!fact.pinned }),
         fact.seq,
       ]);
     }

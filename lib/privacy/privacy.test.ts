@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { seedDemo, DEMO_FACTS } from "@/db/seed";
 import { remember } from "@/lib/memory/writes";
+import { storedLineSize } from "@/lib/memory/token-budget";
 import { scoutHeard } from "@/lib/testing/scout-heard";
 import { recallAnswer, recallOutputOf, RecallCache } from "@/lib/api/recall-cache";
 import { authenticateAgent } from "@/lib/api/auth";
@@ -247,6 +248,16 @@ describe("deleteAccount", () => {
       [DEMO_FACTS.sso, `${FORMER_MEMBER} in #general`],
     ]);
     expect(kept.map((r) => String(r.source_label)).join(" ")).not.toMatch(/max/i);
+    // Each renamed fact's line size is its new line's (token-budget.ts): no hash of the old line with the handle is left.
+    const lines = await rows(t.db, "SELECT id, scope, pinned, body, source_label, line_size FROM facts WHERE body IN (?, ?, ?)", [
+      "Standup is at 9:30.",
+      DEMO_FACTS.sso,
+      DEMO_FACTS.pairing,
+    ]);
+    for (const r of lines) {
+      const line = { id: String(r.id), scope: String(r.scope), body: String(r.body), sourceLabel: String(r.source_label), pinned: !!r.pinned };
+      expect(r.line_size).toBe(storedLineSize(line));
+    }
     expect(await rows(t.db, "SELECT DISTINCT actor_name FROM fact_events WHERE actor_id = 'max'")).toEqual([{ actor_name: FORMER_MEMBER }]);
     expect(await rows(t.db, "SELECT id FROM facts WHERE body = ?", [DEMO_FACTS.maxPerson])).toEqual([]);
   });
