@@ -11,6 +11,9 @@ import { runMnemo } from "@/lib/testing/run-cli";
 import { DEMO_FACTS, storageStateOf } from "./demo";
 import { addPerson, joinAsNewcomer, NEWCOMER_PASSWORD, removePerson, signIn, unique } from "./people";
 
+// Several browsers, sign-ins and a CLI run per test: 30 s was not enough on a loaded machine (CI, 2026-12-01).
+test.describe.configure({ timeout: 120_000 });
+
 const MEMORY = "/w/acme/agents/scout/memory";
 const EXPORT = `${MEMORY}/export`;
 const DAY_S = 24 * 60 * 60;
