@@ -36,24 +36,26 @@ export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg
   return runPlain<Row>(db, text, args);
 }
 
-const wideRows = new Map<string, { text: string; row: RowMaker }>();
+/** Per list of columns (callers pass one constant list each), the wrapped statement and row maker per text. */
+const wideRows = new WeakMap<readonly string[], Map<string, { text: string; row: RowMaker }>>();
 
 /**
  * readAll for rows of many columns (a fact's two dozen): SQLite writes the rows as
  * one JSON text (json_group_array of json_array) and it is parsed in one go, where
- * the driver would make a JavaScript value per column per row — a third less time
- * in reading a fact row at a million facts, where most rows are read afresh.
+ * the driver would make a JavaScript value per column per row — about 30 % less time
+ * in reading fact rows at a million facts, where most rows are read afresh.
  * `columns` are the statement's result columns, in order. Only for columns of text,
  * integers (up to 2^53) and NULL: JSON has no blob, and a real 1.0 comes back as 1.
  * Rows keep the statement's order as SQLite gives it.
  */
 export async function readWide<Row>(db: Conn, columns: readonly string[], text: string, args: readonly SqlArg[]): Promise<Row[]> {
-  const key = `${columns.join(",")}\n${text}`;
-  let wide = wideRows.get(key);
+  let byText = wideRows.get(columns);
+  if (!byText) wideRows.set(columns, (byText = new Map()));
+  let wide = byText.get(text);
   if (!wide) {
     const names = columns.map((name) => `"${name.replaceAll('"', '""')}"`).join(", ");
     wide = { text: `SELECT json_group_array(json_array(${names})) AS rows FROM (${text})`, row: rowMaker(columns) };
-    wideRows.set(key, wide);
+    byText.set(text, wide);
   }
   const [packed] = await readAll<{ rows: string }>(db, wide.text, args);
   return (JSON.parse(packed.rows) as unknown[][]).map(wide.row) as Row[];

@@ -213,7 +213,6 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
   if ((await liveCount(writes, input.agentId)) >= MAX_FACTS + room) return { status: "memory_full" };
 
   const id = newId("fact");
-  const pinned = input.pinned;
   const [row] = await writes.all<FactColumnsRow>(INSERT_SQL, [
     id,
     input.agentId,
@@ -229,14 +228,14 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
     input.source.channelId,
     input.by.id,
     input.by.kind,
-    pinned ? 1 : 0,
+    input.pinned ? 1 : 0,
     input.validUntil ?? null,
     input.proposal ? at : null,
     input.proposal ?? null,
     at,
     at,
     factTerms(body, input.scopeLabel, input.source.label),
-    storedLineSize({ id, scope: input.scope, body, sourceLabel: input.source.label, pinned }),
+    storedLineSize({ id, scope: input.scope, body, sourceLabel: input.source.label, pinned: input.pinned }),
   ]);
   await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
   const similar = await pairLookAlikes(writes, { ...input, id: row.id, scopeRef, body }, utcDay());
