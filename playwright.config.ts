@@ -17,7 +17,9 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  timeout: 30_000,
+  // A test's whole walk (several browsers, sign-ins, a CLI run) took over 30 s on CI's two cores while the other
+  // worker ran the accessibility scans; the limit is there to stop a hung test, not to time one.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
