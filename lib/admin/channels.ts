@@ -9,7 +9,7 @@ import type { Conn } from "@/db/client";
 import { channelMembers, channels, facts, memberships, users, type ChannelKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { displayName, displayNameSql } from "@/lib/person-name";
-import { factTerms } from "@/lib/memory/terms";
+import { derivedColumns } from "@/lib/memory/derived-columns";
 import { graceCutoff } from "@/lib/memory/writes";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -110,13 +110,20 @@ export async function renameChannel(
     // Each fact's terms hold its labels' words (ranked recall finds "#support" facts by "support"): recomputed per fact.
     const label = `#${name}`;
     const labelled = await tx
-      .select({ seq: facts.seq, body: facts.body, sourceLabel: facts.sourceLabel })
+      .select({
+        seq: facts.seq,
+        id: facts.id,
+        scope: facts.scope,
+        pinned: facts.pinned,
+        body: facts.body,
+        sourceLabel: facts.sourceLabel,
+      })
       .from(facts)
       .where(and(eq(facts.workspaceId, workspaceId), eq(facts.scope, "channel"), eq(facts.scopeRef, channelId)));
     for (const fact of labelled) {
       await tx
         .update(facts)
-        .set({ scopeLabel: label, terms: factTerms(fact.body, label, fact.sourceLabel) })
+        .set({ scopeLabel: label, ...derivedColumns({ ...fact, scopeLabel: label }) })
         .where(eq(facts.seq, fact.seq));
     }
     await recordAudit(tx, workspaceId, actor, "channel.rename", `#${channel.name} → #${name}`);

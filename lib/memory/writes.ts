@@ -8,6 +8,7 @@
 import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
+import { derivedColumns } from "./derived-columns";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
@@ -16,8 +17,6 @@ import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type 
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
 import { LIVE_COUNT_SQL } from "./store";
-import { factTerms } from "./terms";
-import { storedLineSize } from "./token-budget";
 
 /** Who makes a change, as history records them. */
 export type Actor = { kind: "user" | "agent"; id: string; name: string };
@@ -213,6 +212,14 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
   if ((await liveCount(writes, input.agentId)) >= MAX_FACTS + room) return { status: "memory_full" };
 
   const id = newId("fact");
+  const derived = derivedColumns({
+    id,
+    scope: input.scope,
+    body,
+    scopeLabel: input.scopeLabel,
+    sourceLabel: input.source.label,
+    pinned: input.pinned,
+  });
   const [row] = await writes.all<FactColumnsRow>(INSERT_SQL, [
     id,
     input.agentId,
@@ -234,8 +241,8 @@ async function keepFact(writes: Writes, input: NewFact, body: string, room = 0):
     input.proposal ?? null,
     at,
     at,
-    factTerms(body, input.scopeLabel, input.source.label),
-    storedLineSize({ id, scope: input.scope, body, sourceLabel: input.source.label, pinned: input.pinned }),
+    derived.terms,
+    derived.lineSize,
   ]);
   await recordEvent(writes, row.id, input.proposal ? "propose" : "remember", input.by, null, body, at);
   const similar = await pairLookAlikes(writes, { ...input, id: row.id, scopeRef, body }, utcDay());
@@ -318,14 +325,14 @@ export async function writeCorrection(
 ): Promise<StoredFact | null> {
   const changeable = changeableSql(viewer);
   const decided = approve ? ", proposed_at = NULL, proposal_reason = NULL" : "";
-  // The terms (ranked recall's words) are the new text's and the new source's, beside the scope's label.
-  const [labelled] = await writes.all<{ scopeLabel: string | null; scope: string; pinned: number }>(
+  // The terms and the line's size are the new text's and the new source's, beside the scope's label.
+  const [labelled] = await writes.all<{ scopeLabel: string | null; scope: Scope; pinned: number }>(
     "SELECT scope_label AS scopeLabel, scope, pinned FROM facts WHERE id = ? AND agent_id = ?",
     [factId, agentId],
   );
+  if (!labelled) return null; // no such fact of this agent: the UPDATE below would change nothing
   const source = `@${viewer.handle}`;
-  // The line's size for recall's budget, for the line as it will read (a row this misses is refused below anyway).
-  const lineSize = labelled ? storedLineSize({ id: factId, scope: labelled.scope, body, sourceLabel: source, pinned: !!labelled.pinned }) : null;
+  const derived = derivedColumns({ ...labelled, id: factId, body, sourceLabel: source, pinned: !!labelled.pinned });
   const [row] = await writes.all<FactColumnsRow>(
     `UPDATE facts SET body = ?, body_key = ?, source_kind = 'person', source_ref = ?, source_label = ?,
         corrected_at = ?, updated_at = ?, version = version + 1, terms = ?, line_size = ?${decided}
@@ -339,8 +346,8 @@ export async function writeCorrection(
       source,
       at,
       at,
-      factTerms(body, labelled?.scopeLabel ?? null, source),
-      lineSize,
+      derived.terms,
+      derived.lineSize,
       factId,
       agentId,
       fromVersion,

@@ -19,8 +19,7 @@
 import { writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import { handleOf } from "@/lib/person-name";
-import { factTerms } from "@/lib/memory/terms";
-import { storedLineSize } from "@/lib/memory/token-budget";
+import { derivedColumns } from "@/lib/memory/derived-columns";
 import { erasePersonFactsIn } from "./erase-person-facts";
 import { FORMER_MEMBER, type AgentErasure, type WorkspaceRef } from "./types";
 
@@ -177,10 +176,11 @@ function deleteIn(db: Conn, userId: string, options: DeleteAccountOptions): Prom
     );
     for (const fact of facts) {
       const label = renamedLabel(fact.sourceLabel, handle);
+      const derived = derivedColumns({ ...fact, sourceLabel: label, pinned: !!fact.pinned });
       await writes.run("UPDATE facts SET source_label = ?, terms = ?, line_size = ? WHERE seq = ?", [
         label,
-        factTerms(fact.body, fact.scopeLabel, label),
-        storedLineSize({ id: fact.id, scope: fact.scope, body: fact.body, sourceLabel: label, pinned: !!fact.pinned }),
+        derived.terms,
+        derived.lineSize,
         fact.seq,
       ]);
     }
