@@ -20,8 +20,8 @@ export default defineConfig({
   // the cause of past timeouts.
   workers: 1,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  // A test's whole walk (several browsers, sign-ins, a CLI run) took over 30 s on CI's two cores while the other
-  // worker ran the accessibility scans; the limit is there to stop a hung test, not to time one.
+  // A test's whole walk (several browsers, sign-ins, a CLI run) took over 30 s on CI's two cores when a second
+  // worker shared them; the limit is there to stop a hung test, not to time one.
   timeout: 90_000,
   expect: { timeout: 10_000 },
   use: {

@@ -60,9 +60,9 @@ export const LABEL_WEIGHT = 0.5;
 /**
  * A fact's terms as ranked recall counts them, as JSON for `facts.terms`: each term
  * with its weight (a body word 1, a label word LABEL_WEIGHT, summed), in the order
- * first met. Every writer of a fact's text or labels stores it in the same statement,
- * and drizzle/0014's triggers turn it into the fact's postings (`fact_terms`); the
- * fact's length for BM25 is the sum of the weights.
+ * first met. Every writer of a fact's text or labels stores it in the same statement
+ * (derived-columns.ts), and drizzle/0015's triggers turn it into the fact's postings
+ * (`fact_terms`); the fact's length for BM25 is the sum of the weights.
  */
 export function factTerms(body: string, scopeLabel: string | null, sourceLabel: string | null): string {
   // A Map, not an object: "constructor" is a word too.
