@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { YOUNG_GENERATION_MB } from "@/lib/ops/node-options";
 
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
@@ -62,9 +63,10 @@ export async function startServer(options: {
     NEXT_TELEMETRY_DISABLED: "1",
     ...options.env,
   };
-  // Profiling skips the start script (Node refuses --cpu-prof in NODE_OPTIONS): `next start` itself, on data the bench migrated.
+  // Profiling skips the start script (Node refuses --cpu-prof in NODE_OPTIONS): `next start` itself, on data the bench
+  // migrated, with the young generation the start script gives it.
   const command = options.cpuProf
-    ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProf}`, nextBin, "start", "--port", String(options.port)]
+    ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProf}`, `--max-semi-space-size=${YOUNG_GENERATION_MB}`, nextBin, "start", "--port", String(options.port)]
     : ["--import", "tsx", "lib/cli/start.ts"];
   if (options.cpuProf) env.AUTH_TRUST_HOST = "true";
   const child: ChildProcess = spawn(process.execPath, command, {

@@ -14,6 +14,7 @@ import { DEMO_PASSWORD, DEMO_PEOPLE, seedDemo } from "@/db/seed";
 import { authSecret, readConfig, scaleOutAdvice, type Config } from "@/lib/config";
 import { purgeExpired } from "@/lib/memory/writes";
 import { DRAIN_MESSAGE } from "@/lib/ops/draining";
+import { serverNodeOptions } from "@/lib/ops/node-options";
 
 const ROOT = process.cwd();
 const SOURCES = ["app", "components", "lib", "db", "public", "proxy.ts", "instrumentation.ts", "next.config.mjs", "postcss.config.mjs", "package.json", "tsconfig.json"];
@@ -93,7 +94,14 @@ async function main() {
     if (build.status !== 0) fail("the build failed; see the output above.");
   }
 
-  const env = { ...nextEnv, AUTH_SECRET: secret, AUTH_TRUST_HOST: "true", DATABASE_URL: config.DATABASE_URL };
+  const env = {
+    ...nextEnv,
+    AUTH_SECRET: secret,
+    AUTH_TRUST_HOST: "true",
+    DATABASE_URL: config.DATABASE_URL,
+    // The server's own Node options (lib/ops/node-options.ts); the build and `next dev` keep Node's defaults.
+    ...(dev ? {} : { NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS) }),
+  };
   const args = [nextBin, dev ? "dev" : "start", "--port", String(config.PORT)];
   console.log(`Mnemo is starting on http://localhost:${config.PORT}`);
   const advice = config.NODE_ENV === "production" || !config.MNEMO_DEMO ? scaleOutAdvice() : null;

@@ -1,0 +1,18 @@
+/**
+ * The Node options `npm start` gives the server it starts. One: a young generation
+ * of 64 MB (V8's semi-space; Node's default is 16). A request allocates what it
+ * answers with — rows, receipts, a 25 KB body — and what the recall caches keep is
+ * copied out of the young generation when it is collected; with 16 MB that
+ * happens every few dozen questions and the collections were the slowest
+ * questions' wait (in process at 10 thousand facts, p99 4–7 ms → under 1 ms;
+ * BENCHMARKS.md). The cost is memory: up to about 100 MB more resident.
+ * An operator's own choice in NODE_OPTIONS wins.
+ */
+export const YOUNG_GENERATION_MB = 64;
+
+/** NODE_OPTIONS for the server: the operator's, with the young generation's size unless they set one. */
+export function serverNodeOptions(operators: string | undefined): string {
+  const own = operators?.trim() ?? "";
+  if (/--max-semi-space-size\b/.test(own)) return own;
+  return [own, `--max-semi-space-size=${YOUNG_GENERATION_MB}`].filter(Boolean).join(" ");
+}
