@@ -10,6 +10,7 @@ describe("serverNodeOptions", () => {
 
   it("leaves an operator's own size alone", () => {
     expect(serverNodeOptions("--max-semi-space-size=8 --trace-warnings")).toBe("--max-semi-space-size=8 --trace-warnings");
+    expect(serverNodeOptions("--max_semi_space_size=8")).toBe("--max_semi_space_size=8");
   });
 
   it("is an option Node accepts in NODE_OPTIONS, and it takes effect", () => {

@@ -3,9 +3,9 @@
  * of 64 MB (V8's semi-space; Node's default is 16). A request allocates what it
  * answers with — rows, receipts, a 25 KB body — and what the recall caches keep is
  * copied out of the young generation when it is collected; with 16 MB that
- * happens every few dozen questions and the collections were the slowest
- * questions' wait (in process at 10 thousand facts, p99 4–7 ms → under 1 ms;
- * BENCHMARKS.md). The cost is memory: up to about 100 MB more resident.
+ * happened every 40–50 ms of a question load, 3–8 ms each, and those pauses were
+ * the slowest questions' wait (in process at 10 thousand facts, p99 3.5–7.4 ms →
+ * about 1 ms; BENCHMARKS.md). The cost is memory: up to about 100 MB more resident.
  * An operator's own choice in NODE_OPTIONS wins.
  */
 export const YOUNG_GENERATION_MB = 64;
@@ -13,6 +13,7 @@ export const YOUNG_GENERATION_MB = 64;
 /** NODE_OPTIONS for the server: the operator's, with the young generation's size unless they set one. */
 export function serverNodeOptions(operators: string | undefined): string {
   const own = operators?.trim() ?? "";
-  if (/--max-semi-space-size\b/.test(own)) return own;
+  // V8 reads its flags' dashes and underscores alike.
+  if (/--max[-_]semi[-_]space[-_]size\b/.test(own)) return own;
   return [own, `--max-semi-space-size=${YOUNG_GENERATION_MB}`].filter(Boolean).join(" ");
 }
