@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseOpenError, filePathOf, openDatabase, readAll, writeTransaction } from "./client";
+import { DatabaseOpenError, filePathOf, openDatabase, readAll, writeTransaction, type Writes } from "./client";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -147,6 +147,39 @@ describe("writeTransaction", () => {
     const client = await db.$client.execute("PRAGMA synchronous");
     expect(pragmas).toEqual({ synchronous: Number(client.rows[0][0]), foreign_keys: 1 });
     expect(await bodies(db)).toEqual(["one"]);
+    db.$client.close();
+  });
+
+  it("a write that asks for no fsync commits without waiting for the disk, and the next write waits again", async () => {
+    const db = await notes();
+    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
+    const relaxed = await writeTransaction(
+      db,
+      async (writes) => {
+        await writes.run("INSERT INTO notes (body) VALUES (?)", ["counted"]);
+        return level(writes);
+      },
+      { fsync: false },
+    );
+    expect(relaxed).toBe(1); // NORMAL: in WAL mode, no fsync at COMMIT
+    const after = await writeTransaction(db, level);
+    const client = await db.$client.execute("PRAGMA synchronous");
+    expect(after).toBe(Number(client.rows[0][0]));
+    expect(after).toBeGreaterThan(1);
+    expect(await bodies(db)).toEqual(["counted"]);
+    db.$client.close();
+  });
+
+  it("a write that asks for no fsync but shares its COMMIT with one that waits is waited for too", async () => {
+    const db = await notes();
+    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
+    // Asked in the same turn of the event loop, so group commit puts them in one transaction.
+    const [relaxed, durable] = await Promise.all([
+      writeTransaction(db, level, { fsync: false }),
+      writeTransaction(db, level),
+    ]);
+    expect(relaxed).toBe(durable);
+    expect(durable).toBeGreaterThan(1);
     db.$client.close();
   });
 

@@ -17,7 +17,16 @@ export type Writes = {
   run(text: string, args: readonly SqlArg[]): Promise<void>;
 };
 
-type Writer = <T>(work: (writes: Writes) => Promise<T>) => Promise<T>;
+/**
+ * `fsync: false` — for counts the product may lose (recall usage): the COMMIT does
+ * not wait for the disk. A killed process keeps the write (the system holds it); a
+ * power cut may lose it, and nothing else: every commit before it was on disk
+ * already, and the next commit that waits makes it durable too. Only when every
+ * write sharing the COMMIT says so (group commit); a remote database decides for itself.
+ */
+export type WriteOptions = { fsync?: boolean };
+
+type Writer = <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) => Promise<T>;
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
 const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnemoWriters ??= new WeakMap());
 
@@ -42,10 +51,10 @@ function writesIn(tx: Conn): Writes {
  * transaction — through Drizzle. `work` must use only the Writes it is given, and
  * never wait for another transaction: the turn is held until it returns.
  */
-export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>): Promise<T> {
+export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const client = (db as Partial<Db>).$client;
   const writer = client && writers.get(client);
-  if (writer) return writer(work);
+  if (writer) return writer(work, options);
   return db.transaction((tx) => work(writesIn(tx)));
 }
 
@@ -61,18 +70,28 @@ export function keepWriter(client: Client, file: string): void {
   // before it (a limit counted in one holds for the next); each runs in a savepoint,
   // so one that fails is undone alone; all answer only once the one COMMIT — one
   // fsync, one flush of the full-text index — is durable, and if it fails, all fail.
+  // (No fsync when every work in the batch asked for none: WriteOptions.)
   type Job = {
     work: (writes: Writes) => Promise<unknown>;
+    fsync: boolean;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
   };
   let waiting: Job[] = [];
+  // The connection's own level (SQLite's default, FULL), put back after a COMMIT that did not wait for the disk.
+  let synchronous: number | undefined;
   const runBatch = async () => {
     const release = await takeTurn(file);
     const batch = waiting;
     waiting = [];
     const done: { job: Job; result: unknown }[] = [];
+    // SQLite takes the level only outside a transaction.
+    const relaxed = batch.every((job) => !job.fsync);
     try {
+      if (relaxed) {
+        synchronous ??= (kept.all("PRAGMA synchronous")[0] as { synchronous: number }).synchronous;
+        kept.run("PRAGMA synchronous = NORMAL");
+      }
       kept.run("BEGIN IMMEDIATE");
       for (const job of batch) {
         kept.run("SAVEPOINT one");
@@ -96,14 +115,22 @@ export function keepWriter(client: Client, file: string): void {
         console.error("Database: could not roll back a write transaction", rollbackError);
       }
     } finally {
+      if (relaxed) restoreSynchronous();
       release();
+    }
+  };
+  const restoreSynchronous = () => {
+    try {
+      if (synchronous !== undefined) kept.run(`PRAGMA synchronous = ${synchronous}`);
+    } catch (error) {
+      console.error("Database: could not restore synchronous after a write without fsync", error);
     }
   };
   writers.set(
     client,
-    <T>(work: (writes: Writes) => Promise<T>) =>
+    <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) =>
       new Promise<T>((resolve, reject) => {
-        waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        waiting.push({ work, fsync: options.fsync !== false, resolve: resolve as (value: unknown) => void, reject });
         if (waiting.length === 1) {
           setImmediate(() => runBatch().catch((error) => console.error("Database: a write batch failed", error)));
         }
