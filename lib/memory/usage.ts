@@ -8,7 +8,10 @@
  *
  * The tolerance: counts reach the database at most MNEMO_USAGE_FLUSH_MS after the
  * recall. A graceful stop writes them first (lib/ops/flush-before-exit.ts); a
- * crash loses at most that window's counts.
+ * crash loses at most that window's counts, and a power cut also the batches
+ * written since the last commit that waited for the disk: the counts' commits do
+ * not (db/writer.ts WriteOptions), since the request loop waits through each
+ * fsync: 15–20 % of a flush at a million facts (BENCHMARKS.md).
  */
 import { writeTransaction, type Conn, type Db } from "@/db/client";
 import { readConfig } from "@/lib/config";
@@ -32,7 +35,8 @@ const ADD_SQL = `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_
 /**
  * Facts per statement, each its own transaction: a statement holds the event loop (the driver is synchronous),
  * so requests wait at most one batch (~1.5 ms), not the whole flush — at a million facts, a few seconds' counts
- * took ~200 ms in one go, and that was the slowest recalls' wait.
+ * took ~200 ms in one go, and that was the slowest recalls' wait. (A COMMIT that runs the WAL's checkpoint still
+ * holds it for tens of ms.)
  */
 const BATCH = 250;
 
@@ -98,8 +102,11 @@ export class UsageCounter {
         for (let i = 0; i < rows.length; i += BATCH) {
           const batch = rows.slice(i, i + BATCH);
           try {
-            await writeTransaction(db, (writes) =>
-              writes.run(ADD_SQL, [JSON.stringify(batch.map(([id, { count, lastAt }]) => [id, count, new Date(lastAt).toISOString()]))]),
+            await writeTransaction(
+              db,
+              (writes) =>
+                writes.run(ADD_SQL, [JSON.stringify(batch.map(([id, { count, lastAt }]) => [id, count, new Date(lastAt).toISOString()]))]),
+              { fsync: false },
             );
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
