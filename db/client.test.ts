@@ -183,6 +183,17 @@ describe("writeTransaction", () => {
     db.$client.close();
   });
 
+  it("a write without fsync that fails leaves the next write waiting for the disk", async () => {
+    const db = await notes();
+    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
+    await expect(
+      writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", [null]), { fsync: false }),
+    ).rejects.toThrow(/NOT NULL/);
+    expect(await writeTransaction(db, level)).toBeGreaterThan(1);
+    expect(await bodies(db)).toEqual([]);
+    db.$client.close();
+  });
+
   it("a write asked for as the database closes fails with a clear error, and writes nothing", async () => {
     const url = `file:${path.join(mkdtempSync(path.join(dir, "closing-")), "c.db")}`;
     const db = await openDatabase(url);

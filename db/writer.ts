@@ -20,9 +20,10 @@ export type Writes = {
 /**
  * `fsync: false` — for counts the product may lose (recall usage): the COMMIT does
  * not wait for the disk. A killed process keeps the write (the system holds it); a
- * power cut may lose it, and nothing else: every commit before it was on disk
- * already, and the next commit that waits makes it durable too. Only when every
- * write sharing the COMMIT says so (group commit); a remote database decides for itself.
+ * power cut may lose it and every other such write since the last commit that
+ * waited, never one that waited (its fsync covers the whole WAL before it). Only
+ * when every write sharing the COMMIT says so (group commit), and only in WAL mode
+ * (elsewhere skipping the sync risks the file); a remote database decides for itself.
  */
 export type WriteOptions = { fsync?: boolean };
 
@@ -42,7 +43,8 @@ function writesIn(tx: Conn): Writes {
 
 /**
  * Runs `work` all or nothing inside a write transaction (BEGIN IMMEDIATE … COMMIT)
- * and answers once that COMMIT is durable; anything `work` throws undoes all it wrote.
+ * and answers once that COMMIT is durable (written, without `fsync: false`);
+ * anything `work` throws undoes all it wrote.
  *
  * For a file, on the kept write connection, taking its turn with every other
  * transaction on the file (write-queue.ts). Work asked for while a turn is awaited
@@ -78,19 +80,32 @@ export function keepWriter(client: Client, file: string): void {
     reject: (error: unknown) => void;
   };
   let waiting: Job[] = [];
-  // The connection's own level (SQLite's default, FULL), put back after a COMMIT that did not wait for the disk.
-  let synchronous: number | undefined;
+  // The connection's own level (SQLite's default, FULL), put back after a COMMIT that did not wait for the disk,
+  // and whether it is still lowered (a failed restore): a batch that must wait restores it first, or fails.
+  let durable: { synchronous: number; wal: boolean } | undefined;
+  let lowered = false;
+  const restore = () => {
+    kept.run(`PRAGMA synchronous = ${durable!.synchronous}`);
+    lowered = false;
+  };
   const runBatch = async () => {
     const release = await takeTurn(file);
     const batch = waiting;
     waiting = [];
     const done: { job: Job; result: unknown }[] = [];
-    // SQLite takes the level only outside a transaction.
+    // SQLite takes the level only outside a transaction, so it is set for the batch as a whole.
     const relaxed = batch.every((job) => !job.fsync);
     try {
+      if (lowered && !relaxed) restore();
       if (relaxed) {
-        synchronous ??= (kept.all("PRAGMA synchronous")[0] as { synchronous: number }).synchronous;
-        kept.run("PRAGMA synchronous = NORMAL");
+        durable ??= {
+          synchronous: (kept.all("PRAGMA synchronous")[0] as { synchronous: number }).synchronous,
+          wal: (kept.all("PRAGMA journal_mode")[0] as { journal_mode: string }).journal_mode === "wal",
+        };
+        if (durable.wal) {
+          kept.run("PRAGMA synchronous = NORMAL");
+          lowered = true;
+        }
       }
       kept.run("BEGIN IMMEDIATE");
       for (const job of batch) {
@@ -115,15 +130,12 @@ export function keepWriter(client: Client, file: string): void {
         console.error("Database: could not roll back a write transaction", rollbackError);
       }
     } finally {
-      if (relaxed) restoreSynchronous();
+      try {
+        if (lowered) restore();
+      } catch (error) {
+        console.error("Database: could not restore synchronous after a write without fsync; the next write that waits will", error);
+      }
       release();
-    }
-  };
-  const restoreSynchronous = () => {
-    try {
-      if (synchronous !== undefined) kept.run(`PRAGMA synchronous = ${synchronous}`);
-    } catch (error) {
-      console.error("Database: could not restore synchronous after a write without fsync", error);
     }
   };
   writers.set(

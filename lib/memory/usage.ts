@@ -85,7 +85,7 @@ export class UsageCounter {
 
   /**
    * Writes every count noted so far, a write transaction per batch of facts; resolves
-   * once they are durable. One flush at a time: a call during a flush waits for it,
+   * once they are written (not fsynced: see the top of this file). One flush at a time: a call during a flush waits for it,
    * then writes what came in meanwhile. A failed write keeps its counts for the next.
    */
   async flush(): Promise<void> {
