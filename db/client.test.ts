@@ -135,6 +135,8 @@ describe("writeTransaction", () => {
   };
   const bodies = async (db: Awaited<ReturnType<typeof notes>>) =>
     (await readAll<{ body: string }>(db, "SELECT body FROM notes ORDER BY id", [])).map((row) => row.body);
+  /** The connection's synchronous level inside a write transaction: 1 (NORMAL) skips the fsync at COMMIT in WAL mode. */
+  const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
 
   it("writes with the client's durability and foreign keys, and commits what it wrote", async () => {
     const db = await notes();
@@ -152,7 +154,6 @@ describe("writeTransaction", () => {
 
   it("a write that asks for no fsync commits without waiting for the disk, and the next write waits again", async () => {
     const db = await notes();
-    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
     const relaxed = await writeTransaction(
       db,
       async (writes) => {
@@ -172,7 +173,6 @@ describe("writeTransaction", () => {
 
   it("a write that asks for no fsync but shares its COMMIT with one that waits is waited for too", async () => {
     const db = await notes();
-    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
     // Asked in the same turn of the event loop, so group commit puts them in one transaction.
     const [relaxed, durable] = await Promise.all([
       writeTransaction(db, level, { fsync: false }),
@@ -185,7 +185,6 @@ describe("writeTransaction", () => {
 
   it("a write without fsync that fails leaves the next write waiting for the disk", async () => {
     const db = await notes();
-    const level = (writes: Writes) => writes.all<{ synchronous: number }>("PRAGMA synchronous", []).then(([row]) => row.synchronous);
     await expect(
       writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", [null]), { fsync: false }),
     ).rejects.toThrow(/NOT NULL/);

@@ -85,8 +85,9 @@ export class UsageCounter {
 
   /**
    * Writes every count noted so far, a write transaction per batch of facts; resolves
-   * once they are written (not fsynced: see the top of this file). One flush at a time: a call during a flush waits for it,
-   * then writes what came in meanwhile. A failed write keeps its counts for the next.
+   * once they are written (not fsynced: see the top of this file). One flush at a
+   * time: a call during a flush waits for it, then writes what came in meanwhile. A
+   * failed write keeps its counts for the next.
    */
   async flush(): Promise<void> {
     // Its failure is its own caller's to hear; this call then writes what was put back.
