@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { YOUNG_GENERATION_MB } from "@/lib/ops/node-options";
+import { serverNodeOptions } from "@/lib/ops/node-options";
 
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
@@ -64,11 +64,14 @@ export async function startServer(options: {
     ...options.env,
   };
   // Profiling skips the start script (Node refuses --cpu-prof in NODE_OPTIONS): `next start` itself, on data the bench
-  // migrated, with the young generation the start script gives it.
+  // migrated, with the Node options the start script gives it.
   const command = options.cpuProf
-    ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProf}`, `--max-semi-space-size=${YOUNG_GENERATION_MB}`, nextBin, "start", "--port", String(options.port)]
+    ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProf}`, nextBin, "start", "--port", String(options.port)]
     : ["--import", "tsx", "lib/cli/start.ts"];
-  if (options.cpuProf) env.AUTH_TRUST_HOST = "true";
+  if (options.cpuProf) {
+    env.AUTH_TRUST_HOST = "true";
+    env.NODE_OPTIONS = serverNodeOptions(env.NODE_OPTIONS);
+  }
   const child: ChildProcess = spawn(process.execPath, command, {
     env,
     stdio: ["ignore", "pipe", "pipe"],
