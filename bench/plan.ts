@@ -2,7 +2,8 @@
  * `npx tsx bench/plan.ts [facts-file]`: the query plans of every statement recall
  * runs in a solo DM (three branches) — without a question (the newest 40), with one
  * (the place's statistics and its postings of the question's terms, a typo's
- * vocabulary, then the pinned facts, the best matches by seq and the newest others),
+ * vocabulary, then the pinned facts, the best matches by seq and the newest others;
+ * a place asked again and again, whose branches are read whole),
  * the count of what was considered, and meaning's nearest-vectors query — for
  * BENCHMARKS.md.
  *
@@ -73,6 +74,9 @@ async function main() {
     const answer = await recallRanked(db, agent.id, place, { question: "when do deploys go out to customers" });
     label = "recall with q, a word nobody knows: the branches' vocabulary (recall-candidates.ts)";
     await recallRanked(db, agent.id, place, { question: "deplyos" });
+    // Asked again and again under one memory version, a branch's seeks come to cost what one walk of it does.
+    label = "recall with q, a place asked again and again: each branch's postings read whole, once (recall-candidates.ts)";
+    for (let i = 0; i < 200; i++) await recallRanked(db, agent.id, place, { question: `deploys to customers ${i}`, version: "plan" });
     label = "considered: the facts allowed here, counted (store.ts recallableCount)";
     await recallableCount(db, agent.id, place);
     label = "meaning: the nearest vectors among the place's branches (embeddings/meaning.ts)";

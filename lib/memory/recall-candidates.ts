@@ -4,7 +4,9 @@
  * triggers in the statement that changes a fact), the place's count and length of
  * recallable facts, and then only the fact rows the answer can use — each through
  * BRANCH_WHERE, so the rules are in the SQL that reads them. The cost is the
- * question's postings and the answer's facts, never the place's facts.
+ * question's postings and the answer's facts, never the place's facts — until a
+ * branch's seeks have cost what one walk of its postings would: then it is read whole
+ * and kept, and its later questions read no postings at all (BranchStats).
  *
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
@@ -40,10 +42,12 @@ const POSTINGS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref
   FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term IN (SELECT value FROM json_each(?))
   WHERE ${branchesIn(n)} AND ${USABLE}`;
 
-/** One branch's distinct terms. */
-const VOCABULARY_SQL = `SELECT DISTINCT p.term AS term
-  FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id
+const ONE_BRANCH = `FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id
   WHERE b.agent_id = ? AND b.workspace_id = ? AND b.scope = ? AND b.scope_ref = ? AND p.term <> '' AND ${USABLE}`;
+/** One branch's distinct terms. */
+const VOCABULARY_SQL = `SELECT DISTINCT p.term AS term ${ONE_BRANCH}`;
+/** One branch's postings, every one: the same walk as its vocabulary, with each posting's fact and weights. */
+const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length ${ONE_BRANCH}`;
 
 const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranch[]) => [
   agentId,
@@ -53,10 +57,23 @@ const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranc
 
 /** What a vocabulary costs in memory, roughly: its terms' strings, the array and the set (a branch's few thousand words). */
 const BYTES_PER_TERM = 96;
-/** Vocabularies kept per database. */
+/** Vocabularies kept per database, with the postings of the branches read whole (BYTES_PER_POSTING each). */
 const VOCABULARY_BUDGET = 32 * 2 ** 20;
 
-type BranchStats = { n: number; total: number };
+/**
+ * A branch's count and total length of recallable facts, and what seeking its postings
+ * has cost since this version and day: once that reaches what reading the branch whole
+ * would (its length, about a row per posting), it is read whole and kept (vocabularyOf),
+ * so a place asked again and again stops paying per question, and one asked now and then
+ * never walks its branches — either way at most about twice what knowing the future
+ * would have cost (the ski rental's rule: rent until the rent paid would have bought it).
+ */
+type BranchStats = { n: number; total: number; sought: number };
+
+/** What one seek statement costs beyond its rows, in rows read whole (a branch read whole is ~1.7 µs a row, a seek ~100 µs). */
+const SEEK_COST = 64;
+/** A row found by a seek, against one read in a walk of the branch. */
+const SOUGHT_ROW_COST = 2;
 
 /** Branches' counts and lengths, a few bytes each: kept like vocabularies, so a question reads only its postings. */
 function statsCache(db: Conn): VersionedCache<BranchStats> {
@@ -66,34 +83,30 @@ function statsCache(db: Conn): VersionedCache<BranchStats> {
 const branchKey = (agentId: string, place: Place, branch: RecallBranch) =>
   `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
 
-/** The place's count and total length of recallable facts: kept per branch under the memory version and day, or read. */
-async function placeStats(
+/** Each branch's count and total length of recallable facts: kept per branch under the memory version and day, or read. */
+async function branchStats(
   db: Conn,
   agentId: string,
   place: Place,
   branches: readonly RecallBranch[],
   version: string | undefined,
   today: string,
-): Promise<BranchStats> {
+): Promise<BranchStats[]> {
   const cache = version === undefined ? null : statsCache(db);
   const keptAt = `${version}\n${today}`;
   const kept = cache ? branches.map((branch) => cache.get(branchKey(agentId, place, branch), keptAt)) : [];
-  if (cache && kept.every((stats) => stats !== undefined)) {
-    return kept.reduce((sum, stats) => ({ n: sum.n + stats!.n, total: sum.total + stats!.total }), { n: 0, total: 0 });
-  }
-  const rows = await readAll<{ scope: string; ref: string } & BranchStats>(db, STATS_SQL(branches.length), [
+  if (cache && kept.every((stats) => stats !== undefined)) return kept as BranchStats[];
+  const rows = await readAll<{ scope: string; ref: string; n: number; total: number }>(db, STATS_SQL(branches.length), [
     ...placeArgs(agentId, place, branches),
     today,
   ]);
-  const sum = { n: 0, total: 0 };
-  for (const branch of branches) {
+  return branches.map((branch, i) => {
     const row = rows.find((found) => inBranch(branch, found.scope, found.ref));
-    const stats = { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0) };
+    // A branch still kept keeps what its seeks have cost.
+    const stats = kept[i] ?? { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), sought: 0 };
     cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
-    sum.n += stats.n;
-    sum.total += stats.total;
-  }
-  return sum;
+    return stats;
+  });
 }
 
 /** What a kept posting list costs in memory, roughly: the entry and key, and each posting's object. */
@@ -120,6 +133,7 @@ function keptVocabulary(db: Conn, agentId: string, place: Place, branch: RecallB
   return vocabularyCache(db).get(branchKey(agentId, place, branch), `${version}\n${today}`);
 }
 
+/** A branch's vocabulary, read if it is not kept; `whole` reads (and keeps) every posting with it, unless kept so already. */
 async function vocabularyOf(
   db: Conn,
   agentId: string,
@@ -127,16 +141,25 @@ async function vocabularyOf(
   branch: RecallBranch,
   version: string | undefined,
   today: string,
+  whole = false,
 ): Promise<Vocabulary> {
+  const args = [agentId, place.workspaceId, branch.scope, branch.ref, today];
   const read = async () => {
-    const rows = await readAll<{ term: string }>(db, VOCABULARY_SQL, [agentId, place.workspaceId, branch.scope, branch.ref, today]);
-    return new Vocabulary(rows.map((row) => row.term));
+    if (!whole) return new Vocabulary((await readAll<{ term: string }>(db, VOCABULARY_SQL, args)).map((row) => row.term));
+    const byTerm = new Map<string, Posting[]>();
+    for (const { term, fact, tf, length } of await readAll<{ term: string } & Posting>(db, BRANCH_POSTINGS_SQL, args)) {
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, (list = []));
+      list.push({ fact, tf, length });
+    }
+    return new Vocabulary([...byTerm.keys()], byTerm);
   };
   if (version === undefined) return read();
   const kept = keptVocabulary(db, agentId, place, branch, version, today);
-  if (kept) return kept;
+  if (kept && (kept.whole || !whole)) return kept;
   const vocabulary = await read();
-  vocabularyCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, (vocabulary.terms.length + 1) * BYTES_PER_TERM);
+  const bytes = (vocabulary.terms.length + 1) * BYTES_PER_TERM + vocabulary.postings * BYTES_PER_POSTING;
+  vocabularyCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, bytes);
   return vocabulary;
 }
 
@@ -155,24 +178,34 @@ export async function placePostings(
   today: string = utcDay(),
   words: Words = wordnet,
 ): Promise<PlacePostings> {
-  const args = placeArgs(agentId, place, branches);
-  const byTerm = new Map<string, Posting[]>();
+  // A term's postings from one branch are that branch's kept list itself; only a term found in several is copied.
+  const byTerm = new Map<string, readonly Posting[]>();
   const add = (term: string, postings: readonly Posting[]) => {
     if (!postings.length) return;
     const list = byTerm.get(term);
-    if (list) list.push(...postings);
-    else byTerm.set(term, [...postings]);
+    byTerm.set(term, list ? list.concat(postings) : postings);
   };
   const cache = version === undefined ? null : postingsCache(db);
   const keptAt = `${version}\n${today}`;
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
+  const stats = await branchStats(db, agentId, place, branches, version, today);
+  // A branch kept whole serves every term; one whose seeks have cost as much as reading it whole is read whole now.
+  const wholes = await Promise.all(
+    branches.map(async (branch, i) => {
+      if (version === undefined) return undefined;
+      const kept = keptVocabulary(db, agentId, place, branch, version, today);
+      if (kept?.whole) return kept;
+      const { sought, total } = stats[i];
+      return sought > 0 && sought >= total ? vocabularyOf(db, agentId, place, branch, version, today, true) : undefined;
+    }),
+  );
   const read = async (terms: readonly string[]) => {
     // Each branch's kept postings of a term serve as they are; only the terms some branch lacks are read.
     const missing = new Set<string>();
     const lacking = keys.map(() => new Set<string>());
     for (const term of terms) {
       keys.forEach((key, i) => {
-        const kept = cache?.get(`${key}\n${term}`, keptAt);
+        const kept = wholes[i]?.postingsOf(term) ?? cache?.get(`${key}\n${term}`, keptAt);
         if (kept) add(term, kept);
         else {
           lacking[i].add(term);
@@ -181,9 +214,10 @@ export async function placePostings(
       });
     }
     if (!missing.size) return;
-    const rows = await readAll<{ scope: string; ref: string; term: string } & Posting>(db, POSTINGS_SQL(branches.length), [
+    const seeking = branches.filter((_, i) => lacking[i].size);
+    const rows = await readAll<{ scope: string; ref: string; term: string } & Posting>(db, POSTINGS_SQL(seeking.length), [
       JSON.stringify([...missing]),
-      ...args,
+      ...placeArgs(agentId, place, seeking),
       today,
     ]);
     const read = keys.map(() => new Map<string, Posting[]>());
@@ -195,18 +229,21 @@ export async function placePostings(
       list.push({ fact, tf, length });
     }
     keys.forEach((key, i) => {
+      if (!lacking[i].size) return;
+      let found = 0;
       for (const term of lacking[i]) {
         const postings = read[i].get(term) ?? [];
+        found += postings.length;
         add(term, postings);
         cache?.set(`${key}\n${term}`, keptAt, postings, BYTES_PER_POSTING_LIST + postings.length * BYTES_PER_POSTING);
       }
+      stats[i].sought += SEEK_COST + SOUGHT_ROW_COST * found;
     });
   };
-  const stats = await placeStats(db, agentId, place, branches, version, today);
-  // Where every branch's vocabulary is kept already (a question has needed it since the last change), it says
-  // which of WordNet's dozen other words per question word are worth a seek at all. It is never read for this
-  // alone: that is a walk of the branch's postings, which a kept posting list (empty ones included) spares anyway.
-  const kept = version === undefined ? [] : branches.map((branch) => keptVocabulary(db, agentId, place, branch, version, today));
+  // Where every branch's vocabulary is kept already (read whole, or for the typo rule), it says which of WordNet's
+  // dozen other words per question word are worth a seek at all. It is never read for this alone: that is a walk
+  // of the branch's postings, which a kept posting list (empty ones included) spares anyway.
+  const kept = version === undefined ? [] : branches.map((branch, i) => wholes[i] ?? keptVocabulary(db, agentId, place, branch, version, today));
   const known = kept.length && kept.every((vocabulary) => vocabulary !== undefined) ? kept : null;
   const worthReading = (term: string) => !known || known.some((vocabulary) => vocabulary!.has(term));
   await read(question.length ? termsToRead(question, words).filter(worthReading) : []);
@@ -229,8 +266,8 @@ export async function placePostings(
   await read([...typoTerms]);
 
   return {
-    count: stats.n,
-    totalLength: stats.total,
+    count: stats.reduce((sum, branch) => sum + branch.n, 0),
+    totalLength: stats.reduce((sum, branch) => sum + branch.total, 0),
     postingsOf: (term) => byTerm.get(term) ?? [],
     near,
   };

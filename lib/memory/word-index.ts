@@ -41,16 +41,37 @@ export type PlacePostings = {
   near(term: string, most: number): ReadonlyMap<string, number>;
 };
 
+const NONE: readonly Posting[] = [];
+
 /** Questions' unknown words looked up per vocabulary and kept; past this many the list starts again. */
 const MAX_NEAR_KEPT = 2_000;
 
-/** One branch's distinct terms: which of a question's terms to read, and the typo rule's neighbours. Immutable once read. */
+/**
+ * One branch's distinct terms: which of a question's terms to read, and the typo rule's
+ * neighbours — and, when the branch was read whole, every posting of each. Immutable once read.
+ */
 export class Vocabulary {
   private readonly nearCache = new Map<string, Map<string, number>>();
   private readonly known: ReadonlySet<string>;
+  /** How many postings it holds (0 unless whole). */
+  readonly postings: number = 0;
 
-  constructor(readonly terms: readonly string[]) {
+  constructor(
+    readonly terms: readonly string[],
+    private readonly byTerm?: ReadonlyMap<string, readonly Posting[]>,
+  ) {
     this.known = new Set(terms);
+    for (const list of byTerm?.values() ?? []) this.postings += list.length;
+  }
+
+  /** Whether it holds every posting of the branch, so no term needs a seek. */
+  get whole(): boolean {
+    return this.byTerm !== undefined;
+  }
+
+  /** The branch's postings of a term if it was read whole ([] for a term it lacks); undefined otherwise. */
+  postingsOf(term: string): readonly Posting[] | undefined {
+    return this.byTerm ? (this.byTerm.get(term) ?? NONE) : undefined;
   }
 
   /** Whether some fact of this branch has the term. */

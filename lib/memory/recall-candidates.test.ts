@@ -1,0 +1,107 @@
+/**
+ * A place asked again and again stops seeking postings: once a branch's seeks have
+ * cost what reading it whole would, it is read whole (once per memory version and day)
+ * and every later question's postings come from what was kept — with answers, scores
+ * and receipts exactly those of seeking, and nothing kept across a change.
+ */
+import type { Client } from "@libsql/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { flatRanked } from "@/lib/testing/flat-ranked";
+import { tempDbForTests } from "@/lib/testing/temp-db";
+import { derivePlace } from "./place";
+import { recallRanked } from "./ranked-recall";
+import { remember, type NewFact } from "./writes";
+
+const t = tempDbForTests({ demo: true, each: true });
+
+const base: Omit<NewFact, "body"> = {
+  agentId: "scout",
+  workspaceId: "acme",
+  scope: "channel",
+  scopeRef: "support",
+  scopeLabel: "#support",
+  source: { kind: "message", ref: null, label: "@ana in #support", channelId: "support" },
+  by: { kind: "agent", id: "scout", name: "Scout" },
+  pinned: false,
+};
+const PEOPLE = ["Ana", "Max", "Olivia", "Gus", "Priya", "Chen", "Noor", "Diego"];
+const THINGS = ["laptops", "travel", "software", "hardware", "training", "catering", "licences", "shipping"];
+const QUESTIONS = [
+  "who approves refunds for laptops?",
+  "travel refund approval",
+  "What does Priya approve?",
+  "shiping refunds", // a typo: the typo rule reads the vocabulary
+  "catering and training budgets",
+  "when do releases go out",
+  "the of and",
+  "hardware licences Noor Diego",
+];
+
+/** The statements readAll runs for this database, as their text; the data layer's own reader, watched. */
+function watchReads(client: Client): { texts: string[]; stop: () => void } {
+  type Reader = (text: string, args: readonly unknown[]) => unknown[];
+  const readers = (globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders!;
+  const inner = readers.get(client)!;
+  const texts: string[] = [];
+  readers.set(client, (text, args) => {
+    texts.push(text);
+    return inner(text, args);
+  });
+  return { texts, stop: () => readers.set(client, inner) };
+}
+const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
+const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
+
+async function ask(question: string, version?: string) {
+  const { place } = await derivePlace(t.db, "acme", "support", "ana");
+  return flatRanked(await recallRanked(t.db, "scout", place, { question, version, explain: true }));
+}
+
+describe("a place asked again and again", () => {
+  let watch: ReturnType<typeof watchReads>;
+  beforeEach(async () => {
+    for (let i = 0; i < 64; i++) {
+      const body = `Refunds for ${THINGS[i % 8]} need ${PEOPLE[Math.floor(i / 8)]}'s approval (case ${i}).`;
+      expect((await remember(t.db, { ...base, body })).status).toBe("created");
+    }
+    watch = watchReads(t.db.$client);
+  });
+  afterEach(() => watch.stop());
+
+  it("stops seeking once its seeks cost what reading it whole would, and answers exactly as seeking does", async () => {
+    const expected = await Promise.all(QUESTIONS.map((question) => ask(question)));
+    watch.texts.length = 0;
+    let round = 0;
+    for (; round < 40; round++) {
+      const before = watch.texts.length;
+      for (const [i, question] of QUESTIONS.entries()) expect(await ask(question, "v1")).toEqual(expected[i]);
+      if (round > 0 && seeks(watch.texts.slice(before)).length === 0) break;
+    }
+    // Read whole well before forty rounds, and each branch (the workspace's, support's) once.
+    expect(round).toBeLessThan(40);
+    expect(wholeReads(watch.texts)).toHaveLength(2);
+    expect(seeks(watch.texts).length).toBeGreaterThan(0);
+
+    // From then on, no question of this version seeks a posting.
+    watch.texts.length = 0;
+    for (const [i, question] of QUESTIONS.entries()) expect(await ask(question, "v1")).toEqual(expected[i]);
+    expect(seeks(watch.texts)).toEqual([]);
+    expect(wholeReads(watch.texts)).toEqual([]);
+  });
+
+  it("keeps nothing across a change: a new fact is found under the new version", async () => {
+    for (let round = 0; round < 40; round++) for (const question of QUESTIONS) await ask(question, "v1");
+    const body = "Refunds for laptops bought abroad need Zed's approval.";
+    expect((await remember(t.db, { ...base, body })).status).toBe("created");
+    const fresh = await ask("Zed abroad", "v2");
+    expect(fresh.facts.find((fact) => !fact.pinned)).toMatchObject({ body, why: { matched: ["zed", "abroad"] } });
+    expect(fresh).toEqual(await ask("Zed abroad"));
+  });
+
+  it("reads a branch whole only once its seeks cost as much: at once for a tiny one, not for one of 65 facts", async () => {
+    // The workspace's branch holds two facts: one seek costs more than reading them. Support's holds 65.
+    for (const question of QUESTIONS.slice(0, 2)) await ask(question, "v1");
+    expect(wholeReads(watch.texts)).toHaveLength(1);
+    expect(seeks(watch.texts)).toHaveLength(2);
+  });
+});
