@@ -57,8 +57,15 @@ const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranc
 
 /** What a vocabulary costs in memory, roughly: its terms' strings, the array and the set (a branch's few thousand words). */
 const BYTES_PER_TERM = 96;
-/** Vocabularies kept per database, with the postings of the branches read whole (BYTES_PER_POSTING each). */
+/** Vocabularies kept per database. */
 const VOCABULARY_BUDGET = 32 * 2 ** 20;
+/**
+ * Branches read whole kept per database (BYTES_PER_POSTING a posting): apart from the
+ * vocabularies, so that where places outnumber the budget (a million facts asked in
+ * rotation) whole branches push out only each other, never the vocabularies that spare
+ * a seek per question.
+ */
+const WHOLE_BUDGET = 32 * 2 ** 20;
 
 /**
  * A branch's count and total length of recallable facts, and what seeking its postings
@@ -128,9 +135,15 @@ function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
   return cacheFor("mnemoRecallVocabulary", db, () => new VersionedCache<Vocabulary>(VOCABULARY_BUDGET));
 }
 
-/** A branch's vocabulary if it is kept for this version and day; never read for it. */
+function wholeCache(db: Conn): VersionedCache<Vocabulary> {
+  return cacheFor("mnemoRecallWholeBranches", db, () => new VersionedCache<Vocabulary>(WHOLE_BUDGET));
+}
+
+/** A branch's vocabulary if it is kept for this version and day (read whole, or just its terms); never read for it. */
 function keptVocabulary(db: Conn, agentId: string, place: Place, branch: RecallBranch, version: string, today: string): Vocabulary | undefined {
-  return vocabularyCache(db).get(branchKey(agentId, place, branch), `${version}\n${today}`);
+  const key = branchKey(agentId, place, branch);
+  const keptAt = `${version}\n${today}`;
+  return wholeCache(db).get(key, keptAt) ?? vocabularyCache(db).get(key, keptAt);
 }
 
 /** A branch's vocabulary, read if it is not kept; `whole` reads (and keeps) every posting with it, unless kept so already. */
@@ -159,7 +172,7 @@ async function vocabularyOf(
   if (kept && (kept.whole || !whole)) return kept;
   const vocabulary = await read();
   const bytes = (vocabulary.terms.length + 1) * BYTES_PER_TERM + vocabulary.postings * BYTES_PER_POSTING;
-  vocabularyCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, bytes);
+  (whole ? wholeCache(db) : vocabularyCache(db)).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, bytes);
   return vocabulary;
 }
 
@@ -196,7 +209,10 @@ export async function placePostings(
       const kept = keptVocabulary(db, agentId, place, branch, version, today);
       if (kept?.whole) return kept;
       const { sought, total } = stats[i];
-      return sought > 0 && sought >= total ? vocabularyOf(db, agentId, place, branch, version, today, true) : undefined;
+      if (sought === 0 || sought < total) return undefined;
+      // Bought: should it be evicted from the vocabularies, seeks must earn it again (else each question would read it whole).
+      stats[i].sought = 0;
+      return vocabularyOf(db, agentId, place, branch, version, today, true);
     }),
   );
   const read = async (terms: readonly string[]) => {
