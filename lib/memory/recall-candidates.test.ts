@@ -10,6 +10,7 @@ import { flatRanked } from "@/lib/testing/flat-ranked";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
+import { VersionedCache, cacheFor } from "./versioned-cache";
 import { remember, type NewFact } from "./writes";
 
 const t = tempDbForTests({ demo: true, each: true });
@@ -96,6 +97,22 @@ describe("a place asked again and again", () => {
     const fresh = await ask("Zed abroad", "v2");
     expect(fresh.facts.find((fact) => !fact.pinned)).toMatchObject({ body, why: { matched: ["zed", "abroad"] } });
     expect(fresh).toEqual(await ask("Zed abroad"));
+  });
+
+  it("a branch read whole and let go (no room to keep it) is sought again before it is read whole again", async () => {
+    // Room for nothing: every branch read whole is dropped at once, as a full cache drops the least used.
+    cacheFor("mnemoRecallWholeBranches", t.db, () => new VersionedCache(0));
+    const expected = await Promise.all(QUESTIONS.map((question) => ask(question)));
+    watch.texts.length = 0;
+    const rounds = 20;
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, question] of QUESTIONS.entries()) expect(await ask(question, "v1")).toEqual(expected[i]);
+    }
+    const asked = rounds * QUESTIONS.length;
+    // Each purchase must be earned by seeks again — and once the terms asked are kept as posting lists, nothing is
+    // sought. Were the count not reset, both branches would be read whole on every question after their first purchase.
+    expect(wholeReads(watch.texts).length).toBeGreaterThan(0);
+    expect(wholeReads(watch.texts).length).toBeLessThan(asked / 4);
   });
 
   it("reads a branch whole only once its seeks cost as much: at once for a tiny one, not for one of 65 facts", async () => {
