@@ -7,24 +7,17 @@
 import type { Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { flatRanked } from "@/lib/testing/flat-ranked";
+import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
 import { VersionedCache, cacheFor } from "./versioned-cache";
-import { remember, type NewFact } from "./writes";
 
 const t = tempDbForTests({ demo: true, each: true });
 
-const base: Omit<NewFact, "body"> = {
-  agentId: "scout",
-  workspaceId: "acme",
-  scope: "channel",
-  scopeRef: "support",
-  scopeLabel: "#support",
-  source: { kind: "message", ref: null, label: "@ana in #support", channelId: "support" },
-  by: { kind: "agent", id: "scout", name: "Scout" },
-  pinned: false,
-};
+/** Scout's facts in #support, heard from Ana. */
+const inSupport = (body: string) =>
+  scoutHeard(t.db, body, { scope: "channel", ref: "support", label: "#support", in: "support", from: "@ana in #support" });
 const PEOPLE = ["Ana", "Max", "Olivia", "Gus", "Priya", "Chen", "Noor", "Diego"];
 const THINGS = ["laptops", "travel", "software", "hardware", "training", "catering", "licences", "shipping"];
 const QUESTIONS = [
@@ -63,7 +56,7 @@ describe("a place asked again and again", () => {
   beforeEach(async () => {
     for (let i = 0; i < 64; i++) {
       const body = `Refunds for ${THINGS[i % 8]} need ${PEOPLE[Math.floor(i / 8)]}'s approval (case ${i}).`;
-      expect((await remember(t.db, { ...base, body })).status).toBe("created");
+      expect((await inSupport(body)).status).toBe("created");
     }
     watch = watchReads(t.db.$client);
   });
@@ -93,7 +86,7 @@ describe("a place asked again and again", () => {
   it("keeps nothing across a change: a new fact is found under the new version", async () => {
     for (let round = 0; round < 40; round++) for (const question of QUESTIONS) await ask(question, "v1");
     const body = "Refunds for laptops bought abroad need Zed's approval.";
-    expect((await remember(t.db, { ...base, body })).status).toBe("created");
+    expect((await inSupport(body)).status).toBe("created");
     const fresh = await ask("Zed abroad", "v2");
     expect(fresh.facts.find((fact) => !fact.pinned)).toMatchObject({ body, why: { matched: ["zed", "abroad"] } });
     expect(fresh).toEqual(await ask("Zed abroad"));
