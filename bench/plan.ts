@@ -75,7 +75,7 @@ async function main() {
     label = "recall with q, a word nobody knows: the branches' vocabulary (recall-candidates.ts)";
     await recallRanked(db, agent.id, place, { question: "deplyos" });
     // Asked again and again under one memory version, a branch's seeks come to cost what one walk of it does.
-    label = "recall with q, a place asked again and again: each branch's postings read whole, once (recall-candidates.ts)";
+    label = "recall with q, a place asked again and again: seeks in the branches still sought, then each branch read whole, once (recall-candidates.ts)";
     for (let i = 0; i < 200; i++) await recallRanked(db, agent.id, place, { question: `deploys to customers ${i}`, version: "plan" });
     label = "considered: the facts allowed here, counted (store.ts recallableCount)";
     await recallableCount(db, agent.id, place);

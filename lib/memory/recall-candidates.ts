@@ -11,7 +11,8 @@
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
  * count and length, its postings of the terms asked (empty lists too) and its vocabulary
- * (read only for the typo rule; once kept, it also says which terms are worth a seek) are
+ * (read for the typo rule, or with the branch read whole; once kept, it also says which
+ * terms are worth a seek) are
  * kept per agent memory version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
@@ -32,10 +33,16 @@ const branchesIn = (n: number) =>
 /** Postings recall may use: not a proposal, not expired (the twin of UNEXPIRED_SQL, on the posting's copy). */
 const USABLE = "p.proposed = 0 AND (p.valid_until IS NULL OR p.valid_until >= ?)";
 
-/** Each branch's recallable facts, counted with their total length off each fact's '' posting. */
-const STATS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, count(*) AS n, total(p.tf) AS total
-  FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term = ''
-  WHERE ${branchesIn(n)} AND ${USABLE} GROUP BY b.id`;
+/**
+ * Each branch's recallable facts, counted with their total length off each fact's ''
+ * posting; and the length of all its facts, proposals and expired ones too: what a
+ * walk of its postings reads. Parameters: today, then placeArgs.
+ */
+const STATS_SQL = (n: number) => `SELECT scope, ref, sum(usable) AS n, total(usable * tf) AS total, total(tf) AS walk
+  FROM (SELECT b.id AS branch, b.scope AS scope, b.scope_ref AS ref, p.tf AS tf, (${USABLE}) AS usable
+    FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term = ''
+    WHERE ${branchesIn(n)})
+  GROUP BY branch`;
 
 /** The place's postings of some terms (a JSON array), with the branch each is of. */
 const POSTINGS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
@@ -70,12 +77,13 @@ const WHOLE_BUDGET = 32 * 2 ** 20;
 /**
  * A branch's count and total length of recallable facts, and what seeking its postings
  * has cost since this version and day: once that reaches what reading the branch whole
- * would (its length, about a row per posting), it is read whole and kept (vocabularyOf),
- * so a place asked again and again stops paying per question, and one asked now and then
- * never walks its branches — either way at most about twice what knowing the future
- * would have cost (the ski rental's rule: rent until the rent paid would have bought it).
+ * would (`walk`: the length of all its facts, about a row per posting), it is read whole
+ * and kept (vocabularyOf), so a place asked again and again stops paying per question,
+ * and one asked now and then never walks its branches — either way about twice what
+ * knowing the future would have cost at most (the ski rental's rule: rent until the
+ * rent paid would have bought it). The costs are estimates in rows, not timings.
  */
-type BranchStats = { n: number; total: number; sought: number };
+type BranchStats = { n: number; total: number; walk: number; sought: number };
 
 /** What one seek statement costs beyond its rows, in rows read whole (a branch read whole is ~1.7 µs a row, a seek ~100 µs). */
 const SEEK_COST = 64;
@@ -103,14 +111,14 @@ async function branchStats(
   const keptAt = `${version}\n${today}`;
   const kept = cache ? branches.map((branch) => cache.get(branchKey(agentId, place, branch), keptAt)) : [];
   if (cache && kept.every((stats) => stats !== undefined)) return kept as BranchStats[];
-  const rows = await readAll<{ scope: string; ref: string; n: number; total: number }>(db, STATS_SQL(branches.length), [
-    ...placeArgs(agentId, place, branches),
+  const rows = await readAll<{ scope: string; ref: string } & Omit<BranchStats, "sought">>(db, STATS_SQL(branches.length), [
     today,
+    ...placeArgs(agentId, place, branches),
   ]);
   return branches.map((branch, i) => {
     const row = rows.find((found) => inBranch(branch, found.scope, found.ref));
     // A branch still kept keeps what its seeks have cost.
-    const stats = kept[i] ?? { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), sought: 0 };
+    const stats = kept[i] ?? { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), walk: Number(row?.walk ?? 0), sought: 0 };
     cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
     return stats;
   });
@@ -171,7 +179,9 @@ async function vocabularyOf(
   const kept = keptVocabulary(db, agentId, place, branch, version, today);
   if (kept && (kept.whole || !whole)) return kept;
   const vocabulary = await read();
-  const bytes = (vocabulary.terms.length + 1) * BYTES_PER_TERM + vocabulary.postings * BYTES_PER_POSTING;
+  // Read whole, each term also has its list (as a kept posting list does).
+  const perTerm = whole ? BYTES_PER_TERM + BYTES_PER_POSTING_LIST : BYTES_PER_TERM;
+  const bytes = (vocabulary.terms.length + 1) * perTerm + vocabulary.postings * BYTES_PER_POSTING;
   (whole ? wholeCache(db) : vocabularyCache(db)).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, bytes);
   return vocabulary;
 }
@@ -208,9 +218,9 @@ export async function placePostings(
       if (version === undefined) return undefined;
       const kept = keptVocabulary(db, agentId, place, branch, version, today);
       if (kept?.whole) return kept;
-      const { sought, total } = stats[i];
-      if (sought === 0 || sought < total) return undefined;
-      // Bought: should it be evicted from the vocabularies, seeks must earn it again (else each question would read it whole).
+      const { sought, walk } = stats[i];
+      if (sought === 0 || sought < walk) return undefined;
+      // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
       stats[i].sought = 0;
       return vocabularyOf(db, agentId, place, branch, version, today, true);
     }),
@@ -253,7 +263,8 @@ export async function placePostings(
         add(term, postings);
         cache?.set(`${key}\n${term}`, keptAt, postings, BYTES_PER_POSTING_LIST + postings.length * BYTES_PER_POSTING);
       }
-      stats[i].sought += SEEK_COST + SOUGHT_ROW_COST * found;
+      // The statement's own cost is shared by the branches it sought in.
+      stats[i].sought += SEEK_COST / seeking.length + SOUGHT_ROW_COST * found;
     });
   };
   // Where every branch's vocabulary is kept already (read whole, or for the typo rule), it says which of WordNet's
@@ -270,7 +281,7 @@ export async function placePostings(
     words,
   );
   const vocabularies = unknown.length
-    ? await Promise.all(branches.map((branch) => vocabularyOf(db, agentId, place, branch, version, today)))
+    ? await Promise.all(branches.map((branch, i) => wholes[i] ?? vocabularyOf(db, agentId, place, branch, version, today)))
     : [];
   const near = (term: string, most: number) => {
     const found = new Map<string, number>();

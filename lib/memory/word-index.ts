@@ -7,7 +7,8 @@
  * would walk a posting list as long as the whole corpus. Here the postings are those of
  * the place's own recall branches (fact_terms, drizzle/0015: one agent, one scope, one
  * ref each, at most MAX_FACTS facts), read by recall-candidates.ts for the question's
- * terms only, and the statistics are those of this place alone.
+ * terms (or a branch whole, once its questions have cost that much), and the
+ * statistics are those of this place alone.
  *
  * Fields: a fact's terms count its body fully and its labels (the channel's and the
  * source's names, "@ana in #support") at half weight (factTerms in terms.ts), so "what
