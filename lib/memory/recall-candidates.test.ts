@@ -6,7 +6,8 @@
  */
 import type { Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readAll } from "@/db/client";
+import { readAll, type Db } from "@/db/client";
+import { runPlain, type SqlArg } from "@/db/plain-sql";
 import { flatRanked } from "@/lib/testing/flat-ranked";
 import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -33,17 +34,21 @@ const QUESTIONS = [
   "hardware licences Noor Diego",
 ];
 
-/** The statements readAll runs for this database, as their text; the data layer's own reader, watched. */
-function watchReads(client: Client): { texts: string[]; stop: () => void } {
-  type Reader = (text: string, args: readonly unknown[]) => unknown[];
-  const readers = (globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders!;
-  const inner = readers.get(client)!;
+/**
+ * The statements readAll runs for this database, as their text: the data layer's own reader for a file, watched;
+ * over the remote protocol (test:remote), where readAll has no reader of its own, one that reads as it would.
+ */
+function watchReads(db: Db): { texts: string[]; stop: () => void } {
+  type Reader = (text: string, args: readonly SqlArg[]) => unknown[] | Promise<unknown[]>;
+  const readers = ((globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders ??= new WeakMap());
+  const kept = readers.get(db.$client);
+  const inner: Reader = kept ?? ((text, args) => runPlain(db, text, args));
   const texts: string[] = [];
-  readers.set(client, (text, args) => {
+  readers.set(db.$client, (text, args) => {
     texts.push(text);
     return inner(text, args);
   });
-  return { texts, stop: () => readers.set(client, inner) };
+  return { texts, stop: () => (kept ? readers.set(db.$client, kept) : readers.delete(db.$client)) };
 }
 const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
 const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
@@ -85,7 +90,7 @@ describe("a place asked again and again", () => {
     // A word both branches have: the workspace's own fact about refunds.
     const workspace = { scope: "workspace" as const, ref: "", label: null, in: "general", from: "@olivia in #general" };
     expect((await scoutHeard(t.db, "Refunds are paid within 5 days.", workspace)).status).toBe("created");
-    watch = watchReads(t.db.$client);
+    watch = watchReads(t.db);
   });
   afterEach(() => watch.stop());
 
