@@ -212,12 +212,13 @@ export async function placePostings(
   const keptAt = `${version}\n${today}`;
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
   const stats = await branchStats(db, agentId, place, branches, version, today);
+  // Each branch's vocabulary if kept, read whole or for the typo rule (looked up once: each look moves it in its cache).
+  const kept = branches.map((branch) => (version === undefined ? undefined : keptVocabulary(db, agentId, place, branch, version, today)));
   // A branch kept whole serves every term; one whose seeks have cost as much as reading it whole is read whole now.
   const wholes = await Promise.all(
     branches.map(async (branch, i) => {
       if (version === undefined) return undefined;
-      const kept = keptVocabulary(db, agentId, place, branch, version, today);
-      if (kept?.whole) return kept;
+      if (kept[i]?.whole) return kept[i];
       const { sought, walk } = stats[i];
       if (sought === 0 || sought < walk) return undefined;
       // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
@@ -231,8 +232,8 @@ export async function placePostings(
     const lacking = keys.map(() => new Set<string>());
     for (const term of terms) {
       keys.forEach((key, i) => {
-        const kept = wholes[i]?.postingsOf(term) ?? cache?.get(`${key}\n${term}`, keptAt);
-        if (kept) add(term, kept);
+        const list = wholes[i]?.postingsOf(term) ?? cache?.get(`${key}\n${term}`, keptAt);
+        if (list) add(term, list);
         else {
           lacking[i].add(term);
           missing.add(term);
@@ -270,8 +271,8 @@ export async function placePostings(
   // Where every branch's vocabulary is kept already (read whole, or for the typo rule), it says which of WordNet's
   // dozen other words per question word are worth a seek at all. It is never read for this alone: that is a walk
   // of the branch's postings, which a kept posting list (empty ones included) spares anyway.
-  const kept = version === undefined ? [] : branches.map((branch, i) => wholes[i] ?? keptVocabulary(db, agentId, place, branch, version, today));
-  const known = kept.length && kept.every((vocabulary) => vocabulary !== undefined) ? kept : null;
+  const held = branches.map((_, i) => wholes[i] ?? kept[i]);
+  const known = held.length && held.every((vocabulary) => vocabulary !== undefined) ? held : null;
   const worthReading = (term: string) => !known || known.some((vocabulary) => vocabulary!.has(term));
   await read(question.length ? termsToRead(question, words).filter(worthReading) : []);
 
@@ -281,7 +282,7 @@ export async function placePostings(
     words,
   );
   const vocabularies = unknown.length
-    ? await Promise.all(branches.map((branch, i) => wholes[i] ?? vocabularyOf(db, agentId, place, branch, version, today)))
+    ? await Promise.all(branches.map((branch, i) => held[i] ?? vocabularyOf(db, agentId, place, branch, version, today)))
     : [];
   const near = (term: string, most: number) => {
     const found = new Map<string, number>();
