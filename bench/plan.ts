@@ -17,8 +17,8 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "libsql";
-import type { Client } from "@libsql/client";
 import { openDatabase } from "@/db/client";
+import { watchReads } from "@/db/reader";
 import { migrateDatabase } from "@/db/migrate";
 import { nearestByMeaning } from "@/lib/embeddings/meaning";
 import { derivePlace } from "@/lib/memory/place";
@@ -27,7 +27,6 @@ import { recall, recallableCount, recallBranches } from "@/lib/memory/store";
 import { startEmbeddingsServer } from "@/lib/testing/embeddings-server";
 import type { BenchData } from "./generate";
 
-type Read = (text: string, args: readonly unknown[]) => unknown[];
 
 /** The biggest generated file in bench/tmp, unless one is named. */
 function dataFile(): string {
@@ -49,16 +48,10 @@ async function main() {
 
   const db = await openDatabase(`file:${file}`);
   await migrateDatabase(db); // as the server does on start, should the file predate a migration
-  // Record what readAll runs (db/reader.ts keeps one reader per client on globalThis).
-  const readers = (globalThis as { mnemoReaders?: WeakMap<Client, Read> }).mnemoReaders;
-  const read = readers?.get(db.$client);
-  if (!readers || !read) throw new Error("db/reader.ts no longer keeps its readers where this expects them");
+  // Record what readAll runs, with the label of the step that ran it.
   const recorded: { label: string; text: string; args: readonly unknown[] }[] = [];
   let label = "";
-  readers.set(db.$client, (text, args) => {
-    recorded.push({ label, text, args });
-    return read(text, args);
-  });
+  watchReads(db, (text, args) => recorded.push({ label, text, args }));
 
   const { agent, places } = data.recallers[0];
   const dm = places.find((p) => p.kind === "solo-dm")!;

@@ -8,7 +8,8 @@ import type { Conn, Db } from "./client";
 import { keptStatements, rowMaker, type RowMaker } from "./kept-statements";
 import { runPlain, type SqlArg } from "./plain-sql";
 
-type Reader = (text: string, args: readonly SqlArg[]) => unknown[];
+/** A kept statement's rows; a watcher over a remote database (watchReads) reads through Drizzle, asynchronously. */
+type Reader = (text: string, args: readonly SqlArg[]) => unknown[] | Promise<unknown[]>;
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
 const readers = ((globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders ??= new WeakMap());
 
@@ -32,7 +33,7 @@ export function keepReader(client: Client, file: string): void {
 export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row[]> {
   const client = (db as Partial<Db>).$client;
   const read = client && readers.get(client);
-  if (read) return read(text, args) as Row[];
+  if (read) return read(text, args) as Row[] | Promise<Row[]>;
   return runPlain<Row>(db, text, args);
 }
 
@@ -59,4 +60,20 @@ export async function readWide<Row>(db: Conn, columns: readonly string[], text: 
   }
   const [packed] = await readAll<{ rows: string }>(db, wide.text, args);
   return (JSON.parse(packed.rows) as unknown[][]).map(wide.row) as Row[];
+}
+
+/**
+ * Calls `onRead` with each statement readAll runs on this database, before it runs
+ * (bench/plan.ts explains them, tests count them), until the returned function is
+ * called. Over a remote database, where readAll has no reader of its own, the watch
+ * reads as readAll would: through Drizzle.
+ */
+export function watchReads(db: Db, onRead: (text: string, args: readonly SqlArg[]) => void): () => void {
+  const kept = readers.get(db.$client);
+  const inner: Reader = kept ?? ((text, args) => runPlain(db, text, args));
+  readers.set(db.$client, (text, args) => {
+    onRead(text, args);
+    return inner(text, args);
+  });
+  return () => (kept ? readers.set(db.$client, kept) : readers.delete(db.$client));
 }

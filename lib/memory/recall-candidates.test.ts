@@ -4,10 +4,9 @@
  * and every later question's postings come from what was kept — with answers, scores
  * and receipts exactly those of seeking, and nothing kept across a change.
  */
-import type { Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readAll, type Db } from "@/db/client";
-import { runPlain, type SqlArg } from "@/db/plain-sql";
+import { watchReads } from "@/db/reader";
 import { flatRanked } from "@/lib/testing/flat-ranked";
 import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
@@ -34,21 +33,10 @@ const QUESTIONS = [
   "hardware licences Noor Diego",
 ];
 
-/**
- * The statements readAll runs for this database, as their text: the data layer's own reader for a file, watched;
- * over the remote protocol (test:remote), where readAll has no reader of its own, one that reads as it would.
- */
-function watchReads(db: Db): { texts: string[]; stop: () => void } {
-  type Reader = (text: string, args: readonly SqlArg[]) => unknown[] | Promise<unknown[]>;
-  const readers = ((globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders ??= new WeakMap());
-  const kept = readers.get(db.$client);
-  const inner: Reader = kept ?? ((text, args) => runPlain(db, text, args));
+/** The statements readAll runs for this database, as their text (db/reader.ts watchReads). */
+function watchTexts(db: Db): { texts: string[]; stop: () => void } {
   const texts: string[] = [];
-  readers.set(db.$client, (text, args) => {
-    texts.push(text);
-    return inner(text, args);
-  });
-  return { texts, stop: () => (kept ? readers.set(db.$client, kept) : readers.delete(db.$client)) };
+  return { texts, stop: watchReads(db, (text) => texts.push(text)) };
 }
 const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
 const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
@@ -75,7 +63,7 @@ async function ask(question: string, version?: string) {
 }
 
 describe("a place asked again and again", () => {
-  let watch: ReturnType<typeof watchReads>;
+  let watch: ReturnType<typeof watchTexts>;
   beforeEach(async () => {
     for (let i = 0; i < 64; i++) {
       const body = `Refunds for ${THINGS[i % 8]} need ${PEOPLE[Math.floor(i / 8)]}'s approval (case ${i}).`;
@@ -90,7 +78,7 @@ describe("a place asked again and again", () => {
     // A word both branches have: the workspace's own fact about refunds.
     const workspace = { scope: "workspace" as const, ref: "", label: null, in: "general", from: "@olivia in #general" };
     expect((await scoutHeard(t.db, "Refunds are paid within 5 days.", workspace)).status).toBe("created");
-    watch = watchReads(t.db);
+    watch = watchTexts(t.db);
   });
   afterEach(() => watch.stop());
 
