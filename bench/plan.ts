@@ -48,7 +48,7 @@ async function main() {
 
   const db = await openDatabase(`file:${file}`);
   await migrateDatabase(db); // as the server does on start, should the file predate a migration
-  // Record what readAll runs, with the label of the step that ran it.
+  // Record what readAll and readOne run, with the label of the step that ran it.
   const recorded: { label: string; text: string; args: readonly unknown[] }[] = [];
   let label = "";
   watchReads(db, (text, args) => recorded.push({ label, text, args }));

@@ -20,7 +20,7 @@ import { keepWriter } from "./writer";
 
 export { createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf } from "./files";
 export { allOf, type SqlArg, type SqlPart } from "./plain-sql";
-export { readAll } from "./reader";
+export { readAll, readOne } from "./reader";
 export { writeTransaction, type Writes } from "./writer";
 
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };

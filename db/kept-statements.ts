@@ -14,6 +14,12 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export type KeptStatements = {
   /** Runs a statement and returns its rows as objects keyed by column name. */
   all(text: string, args?: readonly SqlArg[]): unknown[];
+  /**
+   * Runs a statement and returns its first row only, or undefined: for a statement
+   * that reads one row, a third of what `all` costs (the driver's row iterator is
+   * most of a one-row read).
+   */
+  one(text: string, args?: readonly SqlArg[]): unknown;
   run(text: string, args?: readonly SqlArg[]): void;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
@@ -66,6 +72,17 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
         return rows.map(reader(text).row);
       }
       return rows.map(kept.row);
+    },
+    one: (text, args = []) => {
+      const kept = reader(text);
+      if (!kept.names) return kept.statement.get(positional(args));
+      const row = kept.statement.get(positional(args)) as unknown[] | undefined;
+      if (!row) return undefined;
+      if (row.length !== kept.names.length) {
+        readers.delete(text);
+        return reader(text).row(row);
+      }
+      return kept.row(row);
     },
     run: (text, args = []) => {
       statement(text).run(positional(args));

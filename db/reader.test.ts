@@ -2,13 +2,14 @@
  * readWide against readAll, on a real database (a file here, the libSQL stand-in in
  * `npm run test:remote`): the same rows, values and order for fact rows, whatever
  * their text holds — quotes, backslashes, newlines, controls, emoji, other scripts — and
- * for integers up to 2^53, NULLs and an empty result.
+ * for integers up to 2^53, NULLs and an empty result. And readOne: readAll's first row,
+ * never a snapshot older than the last commit.
  */
 import { describe, expect, it } from "vitest";
 import { FACT_COLUMNS, FACT_FIELDS } from "@/lib/memory/fact-columns";
 import { tempDbForTests } from "@/lib/testing/temp-db";
-import { readAll } from "./client";
-import { readWide } from "./reader";
+import { connect, readAll } from "./client";
+import { readOne, readWide, watchReads } from "./reader";
 
 const t = tempDbForTests({ demo: true });
 
@@ -39,5 +40,40 @@ describe("readWide", () => {
     expect(wide).toEqual(plain);
     expect(wide.map((row) => row.body)).toEqual(expect.arrayContaining(HOSTILE));
     expect(await readWide(t.db, [...FACT_FIELDS, "seq"], text, ["nobody"])).toEqual([]);
+  });
+});
+
+describe("readOne", () => {
+  it("answers readAll's first row, or undefined when there is none, and is watched like readAll", async () => {
+    const text = "SELECT id, body, pinned FROM facts WHERE agent_id = ? ORDER BY id";
+    const [first] = await readAll<Record<string, unknown>>(t.db, text, ["scout"]);
+    const seen: string[] = [];
+    const stop = watchReads(t.db, (statement) => seen.push(statement));
+    try {
+      expect(await readOne(t.db, text, ["scout"])).toEqual(first);
+      expect(await readOne(t.db, text, ["nobody"])).toBeUndefined();
+    } finally {
+      stop();
+    }
+    expect(seen).toEqual([text, text]);
+  });
+
+  it("sees what another connection committed since its last read, with the same statement and with another", async () => {
+    const count = "SELECT count(*) AS n FROM facts WHERE agent_id = 'scout'";
+    const newest = "SELECT id FROM facts WHERE agent_id = 'scout' ORDER BY seq DESC";
+    const before = (await readOne<{ n: number }>(t.db, count, []))!.n;
+    await readOne(t.db, newest, []);
+    // Another process's write: a connection of its own, not this one's writer.
+    const other = connect(t.url);
+    try {
+      await other.$client.execute(`INSERT INTO facts (id, agent_id, workspace_id, scope, scope_ref, body, body_key, source_kind,
+          source_label, created_by, created_by_kind, pinned, version, created_at, updated_at)
+        VALUES ('after_read', 'scout', 'acme', 'workspace', '', 'Written after a read.', 'written after a read', 'message',
+          'x', 'scout', 'agent', 0, 1, '2026-01-09T00:00:00.000Z', '2026-01-09T00:00:00.000Z')`);
+    } finally {
+      other.$client.close();
+    }
+    expect(await readOne<{ id: string }>(t.db, newest, [])).toEqual({ id: "after_read" });
+    expect((await readOne<{ n: number }>(t.db, count, []))!.n).toBe(before + 1);
   });
 });

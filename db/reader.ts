@@ -8,15 +8,18 @@ import type { Conn, Db } from "./client";
 import { keptStatements, rowMaker, type RowMaker } from "./kept-statements";
 import { runPlain, type SqlArg } from "./plain-sql";
 
-/** A kept statement's rows; a watcher over a remote database (watchReads) reads through Drizzle, asynchronously. */
-type Reader = (text: string, args: readonly SqlArg[]) => unknown[] | Promise<unknown[]>;
+/** A kept statement's rows, or its first; a watcher over a remote database (watchReads) reads through Drizzle, asynchronously. */
+type Reader = {
+  all: (text: string, args: readonly SqlArg[]) => unknown[] | Promise<unknown[]>;
+  one: (text: string, args: readonly SqlArg[]) => unknown;
+};
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
 const readers = ((globalThis as { mnemoReaders?: WeakMap<Client, Reader> }).mnemoReaders ??= new WeakMap());
 
-/** For a file: the read connection behind readAll, closed with the client. */
+/** For a file: the read connection behind readAll and readOne, closed with the client. */
 export function keepReader(client: Client, file: string): void {
   const kept = keptStatements(file, "read");
-  readers.set(client, kept.all);
+  readers.set(client, { all: kept.all, one: kept.one });
   const close = client.close.bind(client);
   client.close = () => {
     kept.close();
@@ -33,8 +36,16 @@ export function keepReader(client: Client, file: string): void {
 export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row[]> {
   const client = (db as Partial<Db>).$client;
   const read = client && readers.get(client);
-  if (read) return read(text, args) as Row[] | Promise<Row[]>;
+  if (read) return read.all(text, args) as Row[] | Promise<Row[]>;
   return runPlain<Row>(db, text, args);
+}
+
+/** readAll for a statement that reads one row (a key, a count, a fact by id): that row, or undefined. */
+export async function readOne<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row | undefined> {
+  const client = (db as Partial<Db>).$client;
+  const read = client && readers.get(client);
+  if (read) return read.one(text, args) as Row | undefined | Promise<Row | undefined>;
+  return (await runPlain<Row>(db, text, args))[0];
 }
 
 /** Per list of columns (callers pass one constant list each), the wrapped statement and row maker per text. */
@@ -58,22 +69,32 @@ export async function readWide<Row>(db: Conn, columns: readonly string[], text: 
     wide = { text: `SELECT json_group_array(json_array(${names})) AS rows FROM (${text})`, row: rowMaker(columns) };
     byText.set(text, wide);
   }
-  const [packed] = await readAll<{ rows: string }>(db, wide.text, args);
-  return (JSON.parse(packed.rows) as unknown[][]).map(wide.row) as Row[];
+  // json_group_array makes exactly one row, even of no rows ('[]').
+  const packed = await readOne<{ rows: string }>(db, wide.text, args);
+  return (JSON.parse(packed!.rows) as unknown[][]).map(wide.row) as Row[];
 }
 
 /**
- * Calls `onRead` with each statement readAll runs on this database, before it runs
- * (bench/plan.ts explains them, tests count them), until the returned function is
- * called. Over a remote database, where readAll has no reader of its own, the watch
- * reads as readAll would: through Drizzle.
+ * Calls `onRead` with each statement readAll or readOne runs on this database, before
+ * it runs (bench/plan.ts explains them, tests count them), until the returned function
+ * is called. Over a remote database, where they have no reader of their own, the watch
+ * reads as they would: through Drizzle.
  */
 export function watchReads(db: Db, onRead: (text: string, args: readonly SqlArg[]) => void): () => void {
   const kept = readers.get(db.$client);
-  const inner: Reader = kept ?? ((text, args) => runPlain(db, text, args));
-  readers.set(db.$client, (text, args) => {
-    onRead(text, args);
-    return inner(text, args);
+  const inner: Reader = kept ?? {
+    all: (text, args) => runPlain(db, text, args),
+    one: async (text, args) => (await runPlain(db, text, args))[0],
+  };
+  readers.set(db.$client, {
+    all: (text, args) => {
+      onRead(text, args);
+      return inner.all(text, args);
+    },
+    one: (text, args) => {
+      onRead(text, args);
+      return inner.one(text, args);
+    },
   });
   return () => (kept ? readers.set(db.$client, kept) : readers.delete(db.$client));
 }

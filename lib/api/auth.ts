@@ -5,7 +5,7 @@
  * reads the key row. An expired key gets a 401 that says so — only its holder can
  * send it, and "it expired" tells them what to do.
  */
-import { readAll, writeTransaction, type Conn } from "@/db/client";
+import { readOne, writeTransaction, type Conn } from "@/db/client";
 import { AGENT_KEY_PATTERN, hashAgentKey } from "./agent-keys";
 import { apiError } from "./errors";
 
@@ -66,7 +66,7 @@ const KEY_SQL = `SELECT k.id AS keyId, a.id AS agentId, a.workspace_id AS worksp
 export async function authenticateAgent(db: Conn, request: Request, now: Date = new Date()): Promise<AgentContext> {
   const key = bearerKey(request.headers.get("authorization"));
   if (!key) throw unauthorized();
-  const [row] = await readAll<AgentContext & { lastUsedAt: string | null; expiresAt: string | null }>(db, KEY_SQL, [
+  const row = await readOne<AgentContext & { lastUsedAt: string | null; expiresAt: string | null }>(db, KEY_SQL, [
     hashAgentKey(key),
   ]);
   if (!row) throw unauthorized();

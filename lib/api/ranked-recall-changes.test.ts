@@ -7,7 +7,7 @@
  */
 import { createClient, type Client } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readAll } from "@/db/client";
+import { readOne } from "@/db/client";
 import { DEMO_FACTS, seedDemo } from "@/db/seed";
 import { factTerms } from "@/lib/memory/terms";
 import { agentForget, correctFact, forgetFact, purgeFact, setPinned } from "@/lib/memory/writes";
@@ -50,7 +50,7 @@ const bodies = (answer: RecallOutput) => answer.facts.map((fact) => fact.body);
 const found = (answer: RecallOutput) => answer.facts.filter((fact) => fact.why.score !== null).map((fact) => fact.body);
 
 async function idOf(body: string): Promise<string> {
-  const [row] = await readAll<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
+  const row = await readOne<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
   if (!row) throw new Error(`no fact "${body}"`);
   return row.id;
 }

@@ -16,7 +16,7 @@
  * not less: with hundreds of keys busy, the flush and the reads of stale copies
  * were a large part of a recall's cost at 250 ms.
  */
-import { readAll, writeTransaction, type Conn } from "@/db/client";
+import { readOne, writeTransaction, type Conn } from "@/db/client";
 import { apiError } from "./errors";
 
 /** The window; the limit per window is MNEMO_API_RATE_LIMIT (lib/config.ts). */
@@ -84,7 +84,7 @@ export class RateLimiter {
 
   /** Refreshes this process's copy of a key's total from the database. */
   private async read(db: Conn, keyId: string, state: KeyCount, now: number): Promise<void> {
-    const [row] = await readAll<Row>(db, READ_SQL, [keyId]);
+    const row = await readOne<Row>(db, READ_SQL, [keyId]);
     if (row && row.windowStart >= state.windowStart) {
       state.windowStart = row.windowStart;
       state.stored = row.count;

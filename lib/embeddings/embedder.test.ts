@@ -5,7 +5,7 @@
  * everything, again for a new model, and says clearly when it cannot.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { readAll } from "@/db/client";
+import { readAll, readOne } from "@/db/client";
 import { DEMO_FACTS } from "@/db/seed";
 import { correctFact, remember } from "@/lib/memory/writes";
 import { startEmbeddingsServer, testVector, type EmbeddingsServer } from "@/lib/testing/embeddings-server";
@@ -63,10 +63,10 @@ describe("embedDueBatch", () => {
     expect(await due()).toHaveLength(DEMO_COUNT);
     expect(await embedDueBatch(t.db, settings)).toEqual({ status: "done", picked: DEMO_COUNT, embedded: DEMO_COUNT });
     expect(await due()).toEqual([]);
-    const [row] = await readAll<{ body: string }>(t.db, "SELECT body FROM facts WHERE id = ?", [(await vectors())[0].id]);
+    const row = await readOne<{ body: string }>(t.db, "SELECT body FROM facts WHERE id = ?", [(await vectors())[0].id]);
     const stored = JSON.parse((await vectors())[0].embedding) as number[];
     // Stored as float32 and read back as text with six decimals: equal to within 1e-6, not 5e-7.
-    testVector(row.body).forEach((value, i) => expect(Math.abs(stored[i] - value)).toBeLessThan(1e-6));
+    testVector(row!.body).forEach((value, i) => expect(Math.abs(stored[i] - value)).toBeLessThan(1e-6));
     expect(await embedDueBatch(t.db, settings)).toEqual({ status: "done", picked: 0, embedded: 0 });
   });
 

@@ -10,7 +10,7 @@
  * may each run it: two embedding the same fact both write the same vector (INSERT
  * OR REPLACE), so double work costs a request, never correctness.
  */
-import { readAll, writeTransaction, type Conn } from "@/db/client";
+import { readAll, readOne, writeTransaction, type Conn } from "@/db/client";
 import { pairByMeaning } from "@/lib/memory/look-alike-pairs";
 import { utcDay } from "@/lib/memory/rules";
 import { nudgeLoop, startLoop } from "@/lib/ops/background-loop";
@@ -75,7 +75,7 @@ export async function embedDueBatch(db: Conn, settings: EmbeddingsSettings, size
 
 /** Live facts still waiting for a vector. */
 export async function countDue(db: Conn): Promise<number> {
-  const [row] = await readAll<{ n: number }>(
+  const row = await readOne<{ n: number }>(
     db,
     `SELECT count(*) AS n FROM fact_vectors_due JOIN facts ON facts.id = fact_vectors_due.fact_id WHERE facts.forgotten_at IS NULL`,
     [],

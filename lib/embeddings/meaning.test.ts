@@ -4,7 +4,7 @@
  * elsewhere, a vector of another model), against a real local provider.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { readAll } from "@/db/client";
+import { readAll, readOne } from "@/db/client";
 import { DEMO_FACTS, DEMO_PEOPLE } from "@/db/seed";
 import { derivePlace, PlaceError } from "@/lib/memory/place";
 import { recallable, type Scope } from "@/lib/memory/rules";
@@ -71,8 +71,8 @@ async function embedAll() {
 }
 
 async function idOf(body: string): Promise<string> {
-  const [row] = await readAll<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
-  return row.id;
+  const row = await readOne<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
+  return row!.id;
 }
 
 async function nearest(channel: string, asker: string, question: string, k = 100) {

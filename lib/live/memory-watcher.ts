@@ -13,7 +13,7 @@
  * from the workspace, or whose agent is gone has their stream ended on the next tick.
  */
 import type { Conn } from "@/db/client";
-import { readAll } from "@/db/client";
+import { readAll, readOne } from "@/db/client";
 
 /** How often the versions are read: a change reaches an open page within about this plus a render. */
 export const LIVE_INTERVAL_MS = 1000;
@@ -64,7 +64,7 @@ function watchSql(agents: number, people: number): string {
 
 /** The version of one agent's memory as a page shows it now (read before the page, so no change falls between). */
 export async function liveVersionOf(db: Conn, agentId: string): Promise<LiveVersion | null> {
-  const [row] = await readAll<{ version: string }>(
+  const row = await readOne<{ version: string }>(
     db,
     `SELECT a.memory_version || '.' || w.places_version AS version FROM agents a JOIN workspaces w ON w.id = a.workspace_id WHERE a.id = ?`,
     [agentId],

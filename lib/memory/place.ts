@@ -3,7 +3,7 @@
  * A caller names a channel and an asker; the kind and the people come from here.
  * Anything that does not add up is refused — never guessed as "a DM with the asker".
  */
-import { readAll, type Conn, type SqlPart } from "@/db/client";
+import { readOne, type Conn, type SqlPart } from "@/db/client";
 import { displayName, handleOf } from "@/lib/person-name";
 import type { ChannelKind, Place } from "./rules";
 import { memberSql } from "./rules-sql";
@@ -68,7 +68,7 @@ export async function derivePlace(
   askerId: string | null,
 ): Promise<PlaceInfo> {
   const query = placeQuery(workspaceId, channelId, askerId ?? "");
-  const [row] = await readAll<PlaceRow>(db, query.text, query.args);
+  const row = await readOne<PlaceRow>(db, query.text, query.args);
 
   if (!row) throw new PlaceError("channel_not_found", "There is no such channel in this workspace.");
   const kind = row.kind as ChannelKind;

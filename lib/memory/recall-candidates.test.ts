@@ -5,7 +5,7 @@
  * and receipts exactly those of seeking, and nothing kept across a change.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readAll, type Db } from "@/db/client";
+import { readOne, type Db } from "@/db/client";
 import { watchReads } from "@/db/reader";
 import { flatRanked } from "@/lib/testing/flat-ranked";
 import { scoutHeard } from "@/lib/testing/scout-heard";
@@ -33,7 +33,7 @@ const QUESTIONS = [
   "hardware licences Noor Diego",
 ];
 
-/** The statements readAll runs for this database, as their text (db/reader.ts watchReads). */
+/** The statements readAll and readOne run for this database, as their text (db/reader.ts watchReads). */
 function watchTexts(db: Db): { texts: string[]; stop: () => void } {
   const texts: string[] = [];
   return { texts, stop: watchReads(db, (text) => texts.push(text)) };
@@ -43,12 +43,12 @@ const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("
 
 /** The versions recall is kept under, as the API reads them with the key (lib/api/auth.ts). */
 async function versionNow(): Promise<string> {
-  const [row] = await readAll<{ v: string }>(
+  const row = await readOne<{ v: string }>(
     t.db,
     "SELECT a.memory_version || '.' || w.places_version AS v FROM agents a JOIN workspaces w ON w.id = a.workspace_id WHERE a.id = 'scout'",
     [],
   );
-  return row.v;
+  return row!.v;
 }
 
 /** Installs a cache that keeps nothing under `name` for this database, and proves it is the one recall will use. */

@@ -11,7 +11,7 @@
  * `replace` event on the proposal records the intent, and approving it retires the
  * old fact (retireIntendedReplacements, called by proposals.ts).
  */
-import { readAll, type Conn, type SqlPart, type Writes } from "@/db/client";
+import { readOne, type Conn, type SqlPart, type Writes } from "@/db/client";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow } from "./fact-columns";
 import { agentMayForget, type Place } from "./rules";
 import { agentMayForgetSql, recallableSql } from "./rules-sql";
@@ -170,7 +170,7 @@ export async function retireIntendedReplacements(
  */
 export async function replacedBy(db: Conn, agentId: string, oldFactId: string, place: Place, today: string): Promise<string | null> {
   const recallableHere = recallableSql(place, today);
-  const [row] = await readAll<{ id: string }>(
+  const row = await readOne<{ id: string }>(
     db,
     `SELECT facts.id FROM fact_events e JOIN facts ON facts.id = e.fact_id
       WHERE e.other_fact_id = ? AND e.kind = 'replace' AND facts.agent_id = ? AND facts.forgotten_at IS NULL

@@ -3,7 +3,7 @@
  * rules in SQL (rules-sql.ts for people, the place for agents) and then, where rows
  * leave for an agent, once more in code with the pure rule. Writes live in writes.ts.
  */
-import { allOf, readAll, type Conn, type SqlPart } from "@/db/client";
+import { allOf, readAll, readOne, type Conn, type SqlPart } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
@@ -81,7 +81,7 @@ const COUNT_BRANCH = `(SELECT count(*) FROM facts WHERE ${BRANCH_WHERE})`;
 /** How many facts the agent may recall in this place today: what recall chooses its 40 from. */
 export async function recallableCount(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<number> {
   const branches = recallBranches(place);
-  const [row] = await readAll<{ n: number }>(
+  const row = await readOne<{ n: number }>(
     db,
     `SELECT ${branches.map(() => COUNT_BRANCH).join(" + ")} AS n`,
     branches.flatMap((branch) => branchArgs(agentId, place.workspaceId, branch, today)),
@@ -216,7 +216,7 @@ export async function countVisibleThrough(
   const conditions = visibleLiveFacts(viewer, agentId, filters);
   conditions.push(keysetSql(after, true));
   const where = allOf(conditions);
-  const [row] = await readAll<{ n: number }>(db, `SELECT count(*) AS n FROM facts WHERE ${where.text}`, where.args);
+  const row = await readOne<{ n: number }>(db, `SELECT count(*) AS n FROM facts WHERE ${where.text}`, where.args);
   return Number(row?.n ?? 0);
 }
 
@@ -228,7 +228,7 @@ export async function getVisibleFact(
   factId: string,
 ): Promise<StoredFact | null> {
   const visible = shownSql(viewer);
-  const [row] = await readAll<FactColumnsRow>(
+  const row = await readOne<FactColumnsRow>(
     db,
     `SELECT ${FACT_COLUMNS} FROM facts WHERE facts.id = ? AND facts.agent_id = ? AND ${visible.text} LIMIT 1`,
     [factId, agentId, ...visible.args],
@@ -263,7 +263,7 @@ export const LIVE_COUNT_SQL = "SELECT count(*) AS n FROM facts WHERE agent_id = 
 
 /** Live facts an agent keeps: what counts against MAX_FACTS. */
 export async function liveFactCount(db: Conn, agentId: string): Promise<number> {
-  const [row] = await readAll<{ n: number }>(db, LIVE_COUNT_SQL, [agentId]);
+  const row = await readOne<{ n: number }>(db, LIVE_COUNT_SQL, [agentId]);
   return Number(row?.n ?? 0);
 }
 

@@ -5,7 +5,7 @@
  * doubles a count.
  */
 import { describe, expect, it } from "vitest";
-import { connect, readAll, type Conn } from "@/db/client";
+import { connect, readAll, readOne, type Conn } from "@/db/client";
 import { DEMO_FACTS } from "@/db/seed";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { UsageCounter } from "./usage";
@@ -27,7 +27,7 @@ async function usage(db: Conn = t.db): Promise<Map<string, UsageRow>> {
 }
 
 async function idOf(body: string): Promise<string> {
-  const [row] = await readAll<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
+  const row = await readOne<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
   if (!row) throw new Error(`no fact "${body}"`);
   return row.id;
 }

@@ -11,7 +11,7 @@
  *     lists: { kept, told, from_messages: Page<AboutFact>, events: Page<AboutEvent> }
  *   aboutPersonAll(db, userId) → every item of every list (exportPerson's source)
  */
-import { readAll, type Conn, type SqlArg, type SqlPart } from "@/db/client";
+import { readAll, readOne, type Conn, type SqlArg, type SqlPart } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { handleOf } from "@/lib/person-name";
 import { readableChannels } from "@/lib/memory/channels";
@@ -51,7 +51,7 @@ type Member = { workspaceId: string; workspaceName: string; role: Role };
 type Person = { id: string; handle: string; workspaces: Member[] };
 
 async function personOf(db: Conn, userId: string): Promise<Person | null> {
-  const [user] = await readAll<{ email: string }>(db, "SELECT email FROM users WHERE id = ?", [userId]);
+  const user = await readOne<{ email: string }>(db, "SELECT email FROM users WHERE id = ?", [userId]);
   if (!user) return null;
   const workspaces = await readAll<Member>(
     db,

@@ -14,7 +14,7 @@
  *   personFactCounts(db, workspaceId) → Map<userId, number>   (the People page: every member's count)
  *   erasePersonFactsIn(writes, userId, workspaceId | null, by) → AgentErasure[]   (inside a caller's transaction)
  */
-import { readAll, writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
+import { readAll, readOne, writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import type { AuditActor } from "@/lib/admin/audit";
 import { displayNameSql } from "@/lib/person-name";
@@ -127,7 +127,7 @@ export async function erasePersonFacts(db: Conn, userId: string, options: EraseO
 
 /** How many facts agents of one workspace keep just for this person: what an owner removing them is shown. */
 export async function personFactCount(db: Conn, workspaceId: string, userId: string): Promise<number> {
-  const [row] = await readAll<{ n: number }>(
+  const row = await readOne<{ n: number }>(
     db,
     "SELECT count(*) AS n FROM facts WHERE scope = 'person' AND scope_ref = ? AND workspace_id = ?",
     [userId, workspaceId],

@@ -6,7 +6,7 @@
  *   exportPerson(db, userId, now?) → PersonDataFile | null (no such person)
  */
 import type { Conn } from "@/db/client";
-import { readAll } from "@/db/client";
+import { readOne } from "@/db/client";
 import { displayName } from "@/lib/person-name";
 import { aboutPersonAll } from "./about-person";
 import type { AboutCounts, AboutEvent, AboutFact } from "./types";
@@ -31,7 +31,7 @@ export type PersonDataFile = {
 };
 
 export async function exportPerson(db: Conn, userId: string, now: Date = new Date()): Promise<PersonDataFile | null> {
-  const [user] = await readAll<{ name: string | null; email: string }>(db, "SELECT name, email FROM users WHERE id = ?", [userId]);
+  const user = await readOne<{ name: string | null; email: string }>(db, "SELECT name, email FROM users WHERE id = ?", [userId]);
   if (!user) return null;
   const all = await aboutPersonAll(db, userId);
   if (!all) return null;

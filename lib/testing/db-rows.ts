@@ -13,7 +13,7 @@
  * restore inserts each table's rows in one statement (a statement per row was
  * prepared, and compiled facts' triggers, once per row).
  */
-import { readAll, type Db } from "@/db/client";
+import { readOne, type Db } from "@/db/client";
 import { dropAllKept } from "@/lib/memory/versioned-cache";
 
 /** Parents before children. */
@@ -93,9 +93,9 @@ async function comparingStatement(db: Db): Promise<string> {
 export async function snapshot(db: Db): Promise<Compared> {
   let statement = comparing.get(db.$client);
   if (!statement) comparing.set(db.$client, (statement = comparingStatement(db)));
-  // readAll: on a file, a statement prepared once and kept (the client would prepare it for every comparison).
-  const [row] = await readAll<Record<string, string>>(db, await statement, []);
-  return Object.fromEntries(DATA_TABLES.map((table) => [table, JSON.parse(row[table]) as string[]]));
+  // readOne: on a file, a statement prepared once and kept (the client would prepare it for every comparison).
+  const row = await readOne<Record<string, string>>(db, await statement, []);
+  return Object.fromEntries(DATA_TABLES.map((table) => [table, JSON.parse(row![table]) as string[]]));
 }
 
 /** Puts every table back as `rows` holds it, in one write transaction. */
