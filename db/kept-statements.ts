@@ -75,9 +75,16 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     },
     one: (text, args = []) => {
       const kept = reader(text);
-      if (!kept.names) return kept.statement.get(positional(args));
-      const row = kept.statement.get(positional(args)) as unknown[] | undefined;
-      if (!row) return undefined;
+      let row: unknown[] | undefined;
+      try {
+        row = kept.statement.get(positional(args)) as unknown[] | undefined;
+      } catch (error) {
+        // The driver's get() resets a statement only after it succeeds: one that failed would run its next call with
+        // this call's arguments (another request's key, say). Dropped, the next call prepares it afresh.
+        readers.delete(text);
+        throw error;
+      }
+      if (!kept.names || !row) return row;
       if (row.length !== kept.names.length) {
         readers.delete(text);
         return reader(text).row(row);

@@ -58,6 +58,14 @@ describe("readOne", () => {
     expect(seen).toEqual([text, text]);
   });
 
+  it("runs a statement with its own arguments after the same statement failed", async () => {
+    const text = "SELECT json(?) AS v";
+    await expect(readOne(t.db, text, ["{not json"])).rejects.toThrow(/malformed JSON/);
+    expect(await readOne(t.db, text, ['{"a":1}'])).toEqual({ v: '{"a":1}' });
+    await expect(readAll(t.db, text, ["{not json"])).rejects.toThrow(/malformed JSON/);
+    expect(await readAll(t.db, text, ['{"b":2}'])).toEqual([{ v: '{"b":2}' }]);
+  });
+
   it("sees what another connection committed since its last read, with the same statement and with another", async () => {
     const count = "SELECT count(*) AS n FROM facts WHERE agent_id = 'scout'";
     const newest = "SELECT id FROM facts WHERE agent_id = 'scout' ORDER BY seq DESC";
