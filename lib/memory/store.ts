@@ -1,5 +1,5 @@
 /**
- * Reading facts, all through readAll (db/reader.ts). Every query here applies the
+ * Reading facts, all through readAll and readOne (db/reader.ts). Every query here applies the
  * rules in SQL (rules-sql.ts for people, the place for agents) and then, where rows
  * leave for an agent, once more in code with the pure rule. Writes live in writes.ts.
  */
