@@ -10,13 +10,27 @@
  * last without) — token-budget.test.ts checks that sum against the whole section for
  * any text. A line's sizes are worked out once and kept by its text.
  */
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import type { StoredFact } from "./fact-columns";
 import { SECTION_HEAD, sectionLine, type SectionFact } from "./prompt-section";
 
 export const TOKENIZER = "o200k_base";
 
-const HEAD_TOKENS = countTokens(SECTION_HEAD);
+type Counter = (text: string) => number;
+let counter: Counter | undefined;
+
+/**
+ * o200k_base's token count, its encoder loaded on first use: loading its ranks takes
+ * most of a second, which every process importing this module — each CLI command,
+ * each test file — paid at start whether it counted anything or not.
+ */
+function countTokens(text: string): number {
+  counter ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
+  return counter(text);
+}
+
+let headTokens: number | undefined;
+const sectionHeadTokens = () => (headTokens ??= countTokens(SECTION_HEAD));
 
 /** A fact's line, and its size alone (the last line) and followed by a newline (any other). */
 export type SizedLine = { line: string; last: number; inside: number };
@@ -111,7 +125,7 @@ export class Section {
   /** The size the section would have with `next` added at the end: the line that was last gains its newline. */
   with(next: SizedLine): number {
     const last = this.lines.at(-1);
-    return last ? this.tokens - last.last + last.inside + next.last : HEAD_TOKENS + next.last;
+    return last ? this.tokens - last.last + last.inside + next.last : sectionHeadTokens() + next.last;
   }
 
   add(next: SizedLine): void {
