@@ -60,18 +60,23 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     }
     return kept;
   };
+  /**
+   * The row maker for what a kept statement answered, `width` values a row: SQLite
+   * prepares a statement again after a schema change, and a `*` may then name other
+   * columns than the kept names — the statement is then kept afresh, with its new ones.
+   */
+  const rowOf = (text: string, kept: ReturnType<typeof reader>, width: number): RowMaker => {
+    if (!kept.names || width === kept.names.length) return kept.row;
+    readers.delete(text);
+    return reader(text).row;
+  };
   // One array, never spread: a lone null argument spread reads as named parameters and fails.
   const positional = (args: readonly SqlArg[]) => args as SqlArg[];
   return {
     all: (text, args = []) => {
       const kept = reader(text);
       const rows = kept.statement.all(positional(args)) as unknown[][];
-      // SQLite prepares a statement again after a schema change; a `*` may then name other columns than the kept names.
-      if (kept.names && rows.length && rows[0].length !== kept.names.length) {
-        readers.delete(text);
-        return rows.map(reader(text).row);
-      }
-      return rows.map(kept.row);
+      return rows.length ? rows.map(rowOf(text, kept, rows[0].length)) : rows;
     },
     one: (text, args = []) => {
       const kept = reader(text);
@@ -84,12 +89,7 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
         readers.delete(text);
         throw error;
       }
-      if (!kept.names || !row) return row;
-      if (row.length !== kept.names.length) {
-        readers.delete(text);
-        return reader(text).row(row);
-      }
-      return kept.row(row);
+      return row && rowOf(text, kept, row.length)(row);
     },
     run: (text, args = []) => {
       statement(text).run(positional(args));

@@ -34,18 +34,23 @@ export function keepReader(client: Client, file: string): void {
  * transaction, whose reads must see its own writes — through Drizzle.
  */
 export async function readAll<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row[]> {
-  const client = (db as Partial<Db>).$client;
-  const read = client && readers.get(client);
-  if (read) return read.all(text, args) as Row[] | Promise<Row[]>;
-  return runPlain<Row>(db, text, args);
+  return readerOf(db).all(text, args) as Row[] | Promise<Row[]>;
 }
 
 /** readAll for a statement that reads one row (a key, a count, a fact by id): that row, or undefined. */
 export async function readOne<Row>(db: Conn, text: string, args: readonly SqlArg[]): Promise<Row | undefined> {
+  return readerOf(db).one(text, args) as Row | undefined | Promise<Row | undefined>;
+}
+
+/** Reads through Drizzle: what a database without a kept reader (remote, or a transaction) reads with. */
+const throughDrizzle = (db: Conn): Reader => ({
+  all: (text, args) => runPlain(db, text, args),
+  one: async (text, args) => (await runPlain(db, text, args))[0],
+});
+
+function readerOf(db: Conn): Reader {
   const client = (db as Partial<Db>).$client;
-  const read = client && readers.get(client);
-  if (read) return read.one(text, args) as Row | undefined | Promise<Row | undefined>;
-  return (await runPlain<Row>(db, text, args))[0];
+  return (client && readers.get(client)) || throughDrizzle(db);
 }
 
 /** Per list of columns (callers pass one constant list each), the wrapped statement and row maker per text. */
@@ -82,10 +87,7 @@ export async function readWide<Row>(db: Conn, columns: readonly string[], text: 
  */
 export function watchReads(db: Db, onRead: (text: string, args: readonly SqlArg[]) => void): () => void {
   const kept = readers.get(db.$client);
-  const inner: Reader = kept ?? {
-    all: (text, args) => runPlain(db, text, args),
-    one: async (text, args) => (await runPlain(db, text, args))[0],
-  };
+  const inner = kept ?? throughDrizzle(db);
   readers.set(db.$client, {
     all: (text, args) => {
       onRead(text, args);
