@@ -17,7 +17,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import base, { byIsolation } from "./vitest.config";
 
 /** The test files of a folder that open a database: the others would only run again unchanged. */
 function withDatabase(folder: string): string[] {
@@ -27,12 +27,12 @@ function withDatabase(folder: string): string[] {
     .filter((file) => /testing\/(temp-db|app-db|demo-db)"/.test(readFileSync(file, "utf8")));
 }
 
-// Spread, not mergeConfig: that would add these files to the base's instead of choosing them.
+// Spread, not mergeConfig: that would add these projects to the base's instead of choosing them.
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: [
+    projects: byIsolation([
       ...withDatabase("lib/memory"),
       "db/migrate.test.ts",
       "db/check.test.ts",
@@ -44,7 +44,7 @@ export default defineConfig({
       "app/authorization-matrix.test.ts",
       "app/fuzz.test.ts",
       "lib/http/fuzz.test.ts",
-    ],
+    ]),
     // Every query is an HTTP round trip here: property runs that take seconds on a file take minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,
