@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import type { ImportIntent, ImportState, ImportSummary } from "@/lib/memory/import-answer";
-import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "@/lib/validation/fields";
 
 type Props = {
   workspace: string;

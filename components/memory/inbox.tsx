@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { FactActionState } from "@/lib/actions/memory-states";
-import { MAX_DECLINE_REASON } from "@/lib/validation/memory";
+import { MAX_DECLINE_REASON } from "@/lib/validation/fields";
 import { FactTextForm } from "./fact-text-form";
 import { useMemory } from "./memory-context";
 import { messageOf } from "./action-problem";

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from "@/lib/validation/accounts";
+import { MIN_PASSWORD_LENGTH } from "@/lib/validation/fields";
 import { Field } from "./field";
 
 /** Choosing a password (sign-up, accepting an invite): the browser's minimum is the server's, and the hint says it. */

@@ -12,7 +12,7 @@ import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import type { DeleteAccountPreview, DeleteAccountState } from "@/lib/actions/your-data-states";
-import { confirmNameField } from "@/lib/validation/your-data";
+import { confirmNameField } from "@/lib/validation/fields";
 import { submitWith } from "./submit-with";
 
 const facts = (n: number) => `${n} ${n === 1 ? "fact" : "facts"}`;

@@ -19,9 +19,9 @@ import { seenBy, recalledFor } from "@/lib/testing/demo-db";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { keepAgentWrites } from "@/lib/testing/write-policies";
 import type { RememberInput } from "@/lib/validation/agent-api";
+import { MAX_DECLINE_REASON } from "@/lib/validation/fields";
 import { dedupeKey } from "./fact-text";
 import {
-  MAX_DECLINE_REASON,
   approveProposal,
   declineProposal,
   proposalCounts,

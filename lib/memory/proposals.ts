@@ -17,6 +17,7 @@ import { agents, memberships } from "@/db/schema";
 import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/admin/audit";
 import { nowIso } from "@/lib/ids";
+import { MAX_DECLINE_REASON } from "@/lib/validation/fields";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { dedupeKey } from "./fact-text";
 import { looksLikeInstruction } from "./instruction-text";
@@ -158,9 +159,6 @@ export async function approveProposal(
     return { status: "approved", fact: storedFact(row) };
   });
 }
-
-/** The longest reason a person may give for declining. */
-export const MAX_DECLINE_REASON = 200;
 
 /**
  * A person declines a proposal they may decide: it goes to Recently forgotten with

@@ -3,8 +3,8 @@
  * operator's command line, so both refuse the same things with the same words.
  */
 import { z } from "zod";
+import { MIN_PASSWORD_LENGTH } from "./fields";
 
-export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 export const personName = z

@@ -12,8 +12,6 @@ import type { Memory } from "./agent-api";
 
 export const FACTS_FILE_FORMAT = "mnemo.facts";
 export const FACTS_FILE_VERSION = 1;
-/** Big enough for a full agent (2,000 facts) with a long history each. */
-export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
 export type ExportedEvent = {
   kind: string;
@@ -68,6 +66,3 @@ export const importedFact = z.object(
   },
   { error: "it is not a fact (an object with scope and body)" },
 );
-
-/** Why an import's file is refused for its size alone. */
-export const IMPORT_TOO_LARGE = `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it, or leave out the history.`;

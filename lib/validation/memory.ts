@@ -3,6 +3,7 @@
  * server actions' inputs. Forms send strings, so numbers and booleans are coerced.
  */
 import { z } from "zod";
+import { MAX_DECLINE_REASON } from "./fields";
 import { FACT_ORDERS } from "@/lib/memory/fact-order";
 import { MAX_FACT, MAX_VALID_YEARS, utcDay, validUntilProblem } from "@/lib/memory/rules";
 import { MAX_BUDGET, MAX_QUESTION } from "./agent-api";
@@ -66,9 +67,6 @@ export const correctFactInput = factTarget.extend({
 export const approveProposalInput = factTarget
   .extend({ version: z.coerce.number().int().min(1).optional(), text: factText.optional(), confirm: confirmed })
   .refine((input) => (input.text === undefined) === (input.version === undefined), "Send the edited text with its version.");
-
-/** The most a decline's reason may say; it is kept in the proposal's history. */
-export const MAX_DECLINE_REASON = 200;
 
 /** Decline a proposal, with an optional reason (blank: none). */
 export const declineProposalInput = factTarget.extend({

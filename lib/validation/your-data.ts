@@ -3,6 +3,7 @@
  * None names a person: every action acts on the signed-in person only.
  */
 import { z } from "zod";
+import { confirmedWorkspace } from "./fields";
 
 const workspaceId = z.string().trim().max(200, "Choose a workspace from the list.");
 
@@ -12,18 +13,14 @@ const confirm = z.enum(["0", "1"], { error: "Use the page's buttons." }).default
 /** Erase facts kept just for me: in one workspace, or everywhere (blank). */
 export const eraseMyFactsInput = z.object({ workspace: workspaceId.default(""), confirm });
 
-/** The form field that carries the typed name of a workspace deleted with the account. */
-export function confirmNameField(workspaceId: string): string {
-  return `name:${workspaceId}`;
-}
-
 /** Delete my account: the typed names of the workspaces deleted with it, by workspace id. */
 export const deleteAccountInput = z
   .looseObject({ confirm })
   .transform(({ confirm, ...rest }) => {
     const names: Record<string, string> = {};
     for (const [field, value] of Object.entries(rest)) {
-      if (field.startsWith("name:") && typeof value === "string") names[field.slice(5)] = value.slice(0, 200);
+      const workspace = confirmedWorkspace(field);
+      if (workspace !== null && typeof value === "string") names[workspace] = value.slice(0, 200);
     }
     return { confirm, names };
   });

@@ -13,7 +13,7 @@ import { auditEvents, factEvents, facts } from "@/db/schema";
 import { seedDemo } from "@/db/seed";
 import type { Who } from "@/lib/testing/signed-in";
 import { createTempDb, type TempDb } from "@/lib/testing/temp-db";
-import { MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
+import { MAX_IMPORT_BYTES } from "@/lib/validation/fields";
 
 const { signInAs, revalidatePath } = await vi.hoisted(() => import("@/lib/testing/signed-in"));
 

@@ -18,7 +18,7 @@ import { answerImport, type ImportState } from "@/lib/memory/import-answer";
 import { log } from "@/lib/ops/log";
 import { readCappedBody } from "@/lib/security/capped-body";
 import { isSameOrigin } from "@/lib/security/same-origin";
-import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "@/lib/validation/facts-file";
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "@/lib/validation/fields";
 
 type Context = { params: Promise<{ workspace: string; agent: string }> };
 
