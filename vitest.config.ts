@@ -11,9 +11,11 @@ const FOLDERS = ["lib", "db", "app", "bench/quality"];
  * What a test file may do only in a process of its own: change the environment or a
  * global, replace a module, or reach the database through the app's own client (which
  * keeps the first DATABASE_URL it is given). Judged from the file's text, so a file that
- * starts doing one of these is isolated without anyone remembering to say so.
+ * starts doing one of these is isolated without anyone remembering to say so; a file
+ * whose code under test changes something process-wide says "a process of its own".
  */
-const NEEDS_ISOLATION = /process\.env|vi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)|testing\/(app-db|signed-in)|globalThis/;
+const NEEDS_ISOLATION =
+  /process\.env|vi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)|testing\/(app-db|signed-in)|globalThis|a process of its own/;
 
 function testFiles(folders: readonly string[]): string[] {
   return folders.flatMap((folder) =>
@@ -27,13 +29,14 @@ function testFiles(folders: readonly string[]): string[] {
  * The files as two projects: those that need a process of their own get one each
  * (Vitest's default), and the rest share their processes' modules. Loading a test file's
  * modules again for each file cost the unit suite 72 of its 282 s of test time.
+ * `globalSetup` is each project's, not the root's: the root's would run a third time.
  */
-export function byIsolation(files: readonly string[]): TestProjectInlineConfiguration[] {
+export function byIsolation(files: readonly string[], globalSetup: string[]): TestProjectInlineConfiguration[] {
   const isolated = files.filter((file) => NEEDS_ISOLATION.test(readFileSync(file, "utf8")));
   const shared = files.filter((file) => !isolated.includes(file));
   return [
-    { extends: true, test: { name: "isolated", include: isolated } },
-    { extends: true, test: { name: "shared", include: shared, isolate: false } },
+    { extends: true, test: { name: "isolated", include: isolated, globalSetup } },
+    { extends: true, test: { name: "shared", include: shared, isolate: false, globalSetup } },
   ];
 }
 
@@ -41,7 +44,9 @@ export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
     // bench/quality: the test that keeps the labelled recall-quality set valid.
-    projects: byIsolation(testFiles(FOLDERS)),
+    // Each keeps a folder for the run where each test process keeps the files its test databases copy
+    // (lib/testing/temp-db.ts).
+    projects: byIsolation(testFiles(FOLDERS), ["lib/testing/temp-db-setup.ts"]),
     environment: "node",
     // Per-request log lines would bury the test report; the log tests turn them back on.
     env: { LOG_LEVEL: "warn" },
@@ -51,7 +56,5 @@ export default defineConfig({
     // Integration tests each open their own database file; argon2 and property runs take a moment.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // A folder for the run where each test process keeps the files its test databases copy (lib/testing/temp-db.ts).
-    globalSetup: ["lib/testing/temp-db-setup.ts"],
   },
 });

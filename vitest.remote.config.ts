@@ -9,10 +9,11 @@
  * run with the unit tests.)
  *
  * Kept to a few minutes: the migrations and the demo seed run once over the
- * protocol (hrana-server-setup.ts) and each test database starts as a copy; the
- * property tests whose every case is hundreds of round trips run fewer cases here
- * than on a file — app/fuzz.test.ts a tenth, the recall cache's property 6 of 25 —
- * and say so where they set the count. Every other test runs as on a file.
+ * protocol for each project (hrana-server-setup.ts) and each test database starts
+ * as a copy; the property tests whose every case is hundreds of round trips run
+ * fewer cases here than on a file — app/fuzz.test.ts a tenth, the recall cache's
+ * property 6 of 25 — and say so where they set the count. Every other test runs as
+ * on a file.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -32,23 +33,25 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    projects: byIsolation([
-      ...withDatabase("lib/memory"),
-      "db/migrate.test.ts",
-      "db/check.test.ts",
-      "db/seed.test.ts",
-      "db/reader.test.ts",
-      "lib/ops/readiness.test.ts",
-      ...withDatabase("lib/api"),
-      "app/api/v1/agent-api.test.ts",
-      "app/authorization-matrix.test.ts",
-      "app/fuzz.test.ts",
-      "lib/http/fuzz.test.ts",
-    ]),
+    projects: byIsolation(
+      [
+        ...withDatabase("lib/memory"),
+        "db/migrate.test.ts",
+        "db/check.test.ts",
+        "db/seed.test.ts",
+        "db/reader.test.ts",
+        "lib/ops/readiness.test.ts",
+        ...withDatabase("lib/api"),
+        "app/api/v1/agent-api.test.ts",
+        "app/authorization-matrix.test.ts",
+        "app/fuzz.test.ts",
+        "lib/http/fuzz.test.ts",
+      ],
+      ["lib/testing/hrana-server-setup.ts"],
+    ),
     // Every query is an HTTP round trip here: property runs that take seconds on a file take minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,
-    globalSetup: ["lib/testing/hrana-server-setup.ts"],
     env: { ...base.test?.env, MNEMO_TEST_DATABASE: "remote" },
   },
 });

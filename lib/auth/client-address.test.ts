@@ -2,6 +2,8 @@
  * Which address a sign-in is counted against: what a client writes in
  * X-Forwarded-For counts only behind as many proxies as the operator trusts,
  * and the connection's own address comes from a real HTTP server.
+ * tagPeerAddresses changes http.Server for good, so this file runs in a process of its
+ * own (vitest.config.ts): every later server in it would have its requests tagged.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -2,6 +2,8 @@
  * The hook a graceful stop waits on, on a real HTTP server on 127.0.0.1: the work
  * runs after the last request in flight was answered and before the close
  * callback (Next exits in that callback), and a failing work still lets it close.
+ * The hook changes http.Server for good, so this file runs in a process of its own
+ * (vitest.config.ts): another file's servers would otherwise wait on its work.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
