@@ -14,7 +14,7 @@ export async function register() {
   // Before any request too: each is tagged with its connection's address, which sign-in limits count by.
   (await import("./lib/auth/peer-address")).tagPeerAddresses();
   // Recall counts tokens with o200k_base: its ranks (~300 ms) load here, before the server is ready, not on the first recall.
-  await import("gpt-tokenizer/encoding/o200k_base");
+  (await import("./lib/memory/token-budget")).loadTokenizer();
   const { closeDb, getDb } = await import("./db");
   const { purgeExpired } = await import("./lib/memory/writes");
   const purge = () =>

@@ -20,14 +20,17 @@ type Counter = (text: string) => number;
 let counter: Counter | undefined;
 
 /**
- * o200k_base's token count, its encoder loaded on first use: loading its ranks takes
+ * o200k_base's token counter, its encoder loaded on first use: loading its ranks takes
  * most of a second, which every process importing this module — each CLI command,
- * each test file — paid at start whether it counted anything or not.
+ * each test file — paid at start whether it counted anything or not. The server loads
+ * it before it is ready (instrumentation.ts), through this same require: an import()
+ * there would load the package's ESM copy, and recall would load the CommonJS one again.
  */
-function countTokens(text: string): number {
-  counter ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
-  return counter(text);
+export function loadTokenizer(): Counter {
+  return (counter ??= (createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens);
 }
+
+const countTokens = (text: string) => loadTokenizer()(text);
 
 let headTokens: number | undefined;
 const sectionHeadTokens = () => (headTokens ??= countTokens(SECTION_HEAD));
