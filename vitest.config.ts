@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-/** The unit suite's test files. */
+/** Where the unit suite's test files are; bench/quality's keeps the labelled recall-quality set valid. */
 const FOLDERS = ["lib", "db", "app", "bench/quality"];
 
 /**
@@ -43,8 +43,7 @@ export function byIsolation(files: readonly string[], globalSetup: string[]): Te
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    // bench/quality: the test that keeps the labelled recall-quality set valid.
-    // Each keeps a folder for the run where each test process keeps the files its test databases copy
+    // The global setup makes a folder for the run where each test process keeps the files its test databases copy
     // (lib/testing/temp-db.ts).
     projects: byIsolation(testFiles(FOLDERS), ["lib/testing/temp-db-setup.ts"]),
     environment: "node",
