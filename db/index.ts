@@ -15,6 +15,11 @@ export function getDb(): Db {
   return globalForDb.mnemoDb;
 }
 
+/** The process's database client if one is open; never opens one. */
+export function openedDb(): Db | undefined {
+  return globalForDb.mnemoDb;
+}
+
 /** Closes the process's database client, if one was opened. */
 export function closeDb(): void {
   globalForDb.mnemoDb?.$client.close();

@@ -29,6 +29,7 @@ import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallJsonForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
+import { recallThreadFor } from "./recall-thread";
 
 /**
  * A recall answer as the UTF-8 bytes of its JSON, made once for every request it
@@ -79,8 +80,13 @@ export async function recallAnswer(
   const version = `${agent.recallVersion}\n${today}`;
   let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
-    const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
-    kept = { answer: utf8.encode(json), factIds };
+    const here = async () => {
+      const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
+      return { answer: utf8.encode(json), factIds };
+    };
+    // A question is ranked on the recall thread where the database has one (recall-thread.ts).
+    const thread = asked ? recallThreadFor(db) : null;
+    kept = thread ? await thread.ask({ agent, input, today }, here) : await here();
     if (!asked) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).

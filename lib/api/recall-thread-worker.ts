@@ -1,0 +1,38 @@
+/**
+ * The recall thread itself (recall-thread.ts): ranks the questions the serving thread
+ * hands it with recallJsonForAgent, on a connection of its own to the app's database,
+ * and hands back each answer's bytes — or the refusal, for the request to answer with.
+ */
+import { parentPort } from "node:worker_threads";
+import { closeDb, getDb } from "@/db";
+import { loadTokenizer } from "@/lib/memory/token-budget";
+import { errorSummary, log } from "@/lib/ops/log";
+import { recallJsonForAgent } from "./agent-memory";
+import { ApiError } from "./errors";
+import type { FromThread, ToThread } from "./recall-thread";
+
+const port = parentPort!;
+const utf8 = new TextEncoder();
+// Before the first question, as the server does at its start (instrumentation.ts).
+loadTokenizer();
+
+async function answer(id: number, question: Extract<ToThread, { id: number }>): Promise<FromThread> {
+  try {
+    const { json, factIds } = await recallJsonForAgent(getDb(), question.agent, question.input, { today: question.today });
+    return { id, answer: utf8.encode(json), factIds };
+  } catch (error) {
+    if (error instanceof ApiError) return { id, refused: { code: error.code, message: error.message, headers: error.headers } };
+    log("error", "recall.failed", { error: errorSummary(error) });
+    return { id, failed: errorSummary(error) };
+  }
+}
+
+port.on("message", async (message: ToThread) => {
+  if ("close" in message) {
+    closeDb();
+    port.close();
+    return;
+  }
+  const reply = await answer(message.id, message);
+  port.postMessage(reply, "answer" in reply ? [reply.answer.buffer] : []);
+});
