@@ -1,0 +1,128 @@
+/**
+ * The recall thread (recall-thread.ts), started as the server starts it but from
+ * source (through tsx), on the app's own database: questions answered there carry the
+ * very bytes the request's own thread makes, refusals come back as the API's, a change
+ * is seen at once, a thread that dies loses no question, and it closes with the database.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "@/db";
+import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
+import type { RecallOutput } from "@/lib/validation/agent-api";
+import * as memoriesRoute from "@/app/api/v1/memories/route";
+import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
+import * as recallRoute from "@/app/api/v1/recall/route";
+import { authenticateAgent } from "./auth";
+import { recallJsonForAgent } from "./agent-memory";
+import { recallThreadFor, type RecallThread } from "./recall-thread";
+
+// Set before the app opens its database: the thread is decided once per database.
+process.env.MNEMO_RECALL_THREAD = "on";
+afterAll(() => {
+  process.env.MNEMO_RECALL_THREAD = "off";
+});
+appDemoDbForFile();
+
+const BASE = "http://mnemo.test";
+const auth = { authorization: `Bearer ${DEMO_KEYS.scout}` };
+const noParams = { params: Promise.resolve({}) };
+
+type Input = { channel: string; asker?: string; q?: string; limit?: number; budget?: number };
+const recallUrl = (input: Input) =>
+  `${BASE}/api/v1/recall?${new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)]))}`;
+const recall = (input: Input) => recallRoute.GET(new Request(recallUrl(input), { headers: auth }), noParams as never);
+
+async function answered(input: Input): Promise<string> {
+  const response = await recall(input);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return text;
+}
+
+/** What the request's own thread answers for the same input. */
+async function answeredHere(input: Input): Promise<string> {
+  const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers: auth }));
+  return (await recallJsonForAgent(getDb(), agent, input)).json;
+}
+
+const thread = (): RecallThread => recallThreadFor(getDb())!;
+const bodies = (text: string) => (JSON.parse(text) as RecallOutput).facts.map((fact) => fact.body);
+
+describe("the recall thread", () => {
+  it("answers questions, with the bytes the request's own thread makes; recall without one stays here", async () => {
+    expect(thread()).not.toBeNull();
+    const inputs: Input[] = [
+      { channel: "support", asker: "ana", q: "refund approval" },
+      { channel: "support", asker: "ana", q: "refund approval", limit: 2 },
+      { channel: "dm-ana", asker: "ana", q: "What language should I answer in?", budget: 60 },
+      { channel: "general", asker: "max", q: "é ünïcode, \"quotes\" & ampersands?\nand a newline" },
+    ];
+    const before = thread().answered;
+    for (const input of inputs) expect(await answered(input), JSON.stringify(input)).toBe(await answeredHere(input));
+    expect(thread().answered - before).toBe(inputs.length);
+
+    expect(bodies(await answered({ channel: "support", asker: "ana", q: "refund approval" })).slice(0, 2)).toEqual([
+      "Releases go out on Thursdays.",
+      "Refunds over $500 need a manager's approval.",
+    ]);
+    const counted = thread().answered;
+    await answered({ channel: "support", asker: "ana" });
+    expect(thread().answered).toBe(counted);
+  });
+
+  it("refuses as the API does: a channel of nowhere, an asker who cannot read it", async () => {
+    const before = thread().answered;
+    const nowhere = await recall({ channel: "lobby", asker: "ana", q: "anything" });
+    expect(nowhere.status).toBe(404);
+    expect((await nowhere.json()).error.code).toBe("channel_not_found");
+    const unread = await recall({ channel: "leadership", asker: "gus", q: "budget" });
+    expect(unread.status).toBe(403);
+    expect((await unread.json()).error.code).toBe("cannot_read");
+    expect(thread().answered - before).toBe(2);
+  });
+
+  it("sees a fact kept a moment ago, and no longer one forgotten", async () => {
+    const kept = await memoriesRoute.POST(
+      new Request(`${BASE}/api/v1/memories`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ channel: "dm-ana", asker: "ana", fact: "Ana's espresso machine is a Gaggia Classic." }),
+      }),
+      noParams as never,
+    );
+    expect(kept.status).toBe(201);
+    const { memory } = await kept.json();
+    const question = { channel: "dm-ana", asker: "ana", q: "which espresso machine?" };
+    expect(bodies(await answered(question))).toContain("Ana's espresso machine is a Gaggia Classic.");
+
+    const forgot = await memoryRoute.DELETE(
+      new Request(`${BASE}/api/v1/memories/${memory.id}?channel=dm-ana&asker=ana`, { method: "DELETE", headers: auth }),
+      { params: Promise.resolve({ id: memory.id }) } as never,
+    );
+    expect(forgot.status).toBe(204);
+    expect(bodies(await answered(question))).not.toContain("Ana's espresso machine is a Gaggia Classic.");
+  });
+
+  it("loses no question when it dies: they are answered here, and it rests before starting again", async () => {
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const expected = await answeredHere(input);
+    const asked = Array.from({ length: 8 }, () => answered(input));
+    await thread().kill();
+    for (const text of await Promise.all(asked)) expect(text).toBe(expected);
+
+    const after = thread().answered;
+    expect(await answered(input)).toBe(expected);
+    expect(thread().answered).toBe(after);
+  });
+
+  it("closes with the app's database, and the next database has a thread of its own", async () => {
+    const first = thread();
+    expect(first.start()).toBe(false); // resting since the test before
+    closeDb();
+    expect(first.start()).toBe(false);
+    expect(thread()).not.toBe(first);
+    expect(thread().start()).toBe(true);
+    expect(await answered({ channel: "support", asker: "ana", q: "refund approval" })).toBe(
+      await answeredHere({ channel: "support", asker: "ana", q: "refund approval" }),
+    );
+  });
+});
