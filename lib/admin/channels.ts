@@ -9,7 +9,8 @@ import type { Conn } from "@/db/client";
 import { channelMembers, channels, facts, memberships, users, type ChannelKind } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { displayName, displayNameSql } from "@/lib/person-name";
-import { derivedColumns } from "@/lib/memory/derived-columns";
+import { runPlain } from "@/db/plain-sql";
+import { derivedColumns, sameTermsBack } from "@/lib/memory/derived-columns";
 import { graceCutoff } from "@/lib/memory/writes";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -121,10 +122,10 @@ export async function renameChannel(
       .from(facts)
       .where(and(eq(facts.workspaceId, workspaceId), eq(facts.scope, "channel"), eq(facts.scopeRef, channelId)));
     for (const fact of labelled) {
-      await tx
-        .update(facts)
-        .set({ scopeLabel: label, ...derivedColumns({ ...fact, scopeLabel: label }) })
-        .where(eq(facts.seq, fact.seq));
+      const derived = derivedColumns({ ...fact, scopeLabel: label });
+      await tx.update(facts).set({ scopeLabel: label, ...derived }).where(eq(facts.seq, fact.seq));
+      const back = sameTermsBack(fact.id, derived.terms);
+      await runPlain(tx, back.text, back.args);
     }
     await recordAudit(tx, workspaceId, actor, "channel.rename", `#${channel.name} → #${name}`);
     return { status: "changed" };

@@ -160,6 +160,22 @@ describe("postings follow every write", () => {
     await expectPostingsFollow(t.db);
   });
 
+  it("a new text or label with the same words keeps the fact's postings: a correction of punctuation, a rename to a look-alike name", async () => {
+    const refunds = async () => (await t.db.select().from(facts).where(eq(facts.agentId, "scout"))).find((f) => f.body.startsWith("Refunds over"))!;
+    // The first correction makes Olivia the source (new words); the second changes punctuation only.
+    for (const text of ["Refunds over $500 need a manager's approval", "Refunds over $500 need a manager's approval!"]) {
+      const fact = await refunds();
+      expect(await correctFact(t.db, OLIVIA, "scout", fact.id, fact.version, text)).toMatchObject({ status: "corrected" });
+    }
+    expect((await refunds()).terms).not.toBeNull();
+    await expectPostingsFollow(t.db);
+    // "#support-" reads as the same word as "#support".
+    expect(await renameChannel(t.db, { id: "olivia", name: "Olivia Owen" }, "acme", "support", "support-")).toEqual({ status: "changed" });
+    expect((await refunds()).scopeLabel).toBe("#support-");
+    expect((await refunds()).terms).not.toBeNull();
+    await expectPostingsFollow(t.db);
+  });
+
   it("a fact deleted with its agent takes its postings along", async () => {
     await t.db.$client.execute("DELETE FROM agents WHERE id = 'scout'");
     await expectPostingsFollow(t.db);

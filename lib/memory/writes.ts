@@ -8,7 +8,7 @@
 import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
-import { derivedColumns } from "./derived-columns";
+import { derivedColumns, sameTermsBack } from "./derived-columns";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
@@ -354,7 +354,10 @@ export async function writeCorrection(
       ...changeable.args,
     ],
   );
-  return row ? storedFact(row) : null;
+  if (!row) return null;
+  const back = sameTermsBack(factId, derived.terms);
+  await writes.run(back.text, back.args);
+  return storedFact(row);
 }
 
 /** A person pins or unpins a fact. Pinning what is already pinned changes nothing and says so. */

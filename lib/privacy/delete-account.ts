@@ -19,7 +19,7 @@
 import { writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import { handleOf } from "@/lib/person-name";
-import { derivedColumns } from "@/lib/memory/derived-columns";
+import { derivedColumns, sameTermsBack } from "@/lib/memory/derived-columns";
 import { erasePersonFactsIn } from "./erase-person-facts";
 import { FORMER_MEMBER, type AgentErasure, type WorkspaceRef } from "./types";
 
@@ -183,6 +183,8 @@ function deleteIn(db: Conn, userId: string, options: DeleteAccountOptions): Prom
         derived.lineSize,
         fact.seq,
       ]);
+      const back = sameTermsBack(fact.id, derived.terms);
+      await writes.run(back.text, back.args);
     }
     await writes.run("UPDATE fact_events SET actor_name = ? WHERE actor_kind = 'user' AND actor_id = ?", [FORMER_MEMBER, userId]);
     // A waiting webhook delivery copied the name into its payload (drizzle/0017); an endpoint that is down or off sends it later.
