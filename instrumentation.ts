@@ -17,7 +17,8 @@ export async function register() {
   (await import("./lib/memory/token-budget")).loadTokenizer();
   const { closeDb, getDb } = await import("./db");
   // Questions are ranked on a thread of their own; started now, so the first one does not wait for it to load.
-  (await import("./lib/api/recall-thread")).recallThreadFor(getDb())?.start();
+  const { recallThreadFor } = await import("./lib/api/recall-thread");
+  recallThreadFor(getDb())?.start();
   const { purgeExpired } = await import("./lib/memory/writes");
   const purge = () =>
     purgeExpired(getDb()).catch((error: unknown) => {
@@ -31,7 +32,10 @@ export async function register() {
   (await import("./lib/webhooks/sender")).startWebhookSender(getDb);
   // Recall counts kept in memory are written once the last request is answered, before Next exits.
   const { flushUsage } = await import("./lib/memory/usage");
-  (await import("./lib/ops/flush-before-exit")).flushBeforeServerCloses(flushUsage);
+  const { flushBeforeServerCloses } = await import("./lib/ops/flush-before-exit");
+  flushBeforeServerCloses(flushUsage);
+  // The recall thread answers what it holds and ends, so that the connection closed at exit is the database's last.
+  flushBeforeServerCloses(async () => recallThreadFor(getDb())?.close());
   // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.
   process.once("exit", () => closeDb());
   const { DRAIN_MESSAGE, startDraining } = await import("./lib/ops/draining");

@@ -80,13 +80,13 @@ export async function recallAnswer(
   const version = `${agent.recallVersion}\n${today}`;
   let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
-    const here = async () => {
+    const onThisThread = async (): Promise<KeptRecall> => {
       const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
       return { answer: utf8.encode(json), factIds };
     };
     // A question is ranked on the recall thread where the database has one (recall-thread.ts).
     const thread = asked ? recallThreadFor(db) : null;
-    kept = thread ? await thread.ask({ agent, input, today }, here) : await here();
+    kept = thread ? await thread.ask({ agent, input, today }, onThisThread) : await onThisThread();
     if (!asked) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).

@@ -1,7 +1,8 @@
 // The recall thread's entry when Mnemo runs from source (tests, tsx): tsx compiles the TypeScript it imports.
 // A built server runs the entry Next bundled instead (recall-thread.ts).
 import { workerData } from "node:worker_threads";
+import { pathToFileURL } from "node:url";
 import { register } from "tsx/esm/api";
 
 register();
-await import(workerData.entry);
+await import(pathToFileURL(workerData.entry).href);

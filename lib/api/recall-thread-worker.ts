@@ -9,14 +9,14 @@ import { loadTokenizer } from "@/lib/memory/token-budget";
 import { errorSummary, log } from "@/lib/ops/log";
 import { recallJsonForAgent } from "./agent-memory";
 import { ApiError } from "./errors";
-import type { FromThread, ToThread } from "./recall-thread";
+import type { FromThread, ThreadQuestion, ToThread } from "./recall-thread";
 
 const port = parentPort!;
 const utf8 = new TextEncoder();
 // Before the first question, as the server does at its start (instrumentation.ts).
 loadTokenizer();
 
-async function answer(id: number, question: Extract<ToThread, { id: number }>): Promise<FromThread> {
+async function answer(id: number, question: ThreadQuestion): Promise<FromThread> {
   try {
     const { json, factIds } = await recallJsonForAgent(getDb(), question.agent, question.input, { today: question.today });
     return { id, answer: utf8.encode(json), factIds };
@@ -27,12 +27,23 @@ async function answer(id: number, question: Extract<ToThread, { id: number }>): 
   }
 }
 
+// Asked to close, the thread first answers the questions it is working on.
+let working = 0;
+let closing = false;
+const closeWhenIdle = () => {
+  if (!closing || working > 0) return;
+  closeDb();
+  port.close();
+};
+
 port.on("message", async (message: ToThread) => {
   if ("close" in message) {
-    closeDb();
-    port.close();
-    return;
+    closing = true;
+    return closeWhenIdle();
   }
+  working++;
   const reply = await answer(message.id, message);
+  working--;
   port.postMessage(reply, "answer" in reply ? [reply.answer.buffer] : []);
+  closeWhenIdle();
 });
