@@ -4,16 +4,17 @@
  * very bytes the request's own thread makes, refusals come back as the API's, a change
  * is seen at once, a thread that dies loses no question, and it closes with the database.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import type { RecallOutput } from "@/lib/validation/agent-api";
+import { utcDay } from "@/lib/memory/rules";
 import * as memoriesRoute from "@/app/api/v1/memories/route";
 import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
 import * as recallRoute from "@/app/api/v1/recall/route";
 import { authenticateAgent } from "./auth";
 import { recallJsonForAgent } from "./agent-memory";
-import { recallThreadFor, type RecallThread } from "./recall-thread";
+import { recallThreadFor, REST_MS, type RecallThread } from "./recall-thread";
 
 // Set before the app opens its database: the thread is decided once per database.
 process.env.MNEMO_RECALL_THREAD = "on";
@@ -24,23 +25,24 @@ appDemoDbForFile();
 
 const BASE = "http://mnemo.test";
 const auth = { authorization: `Bearer ${DEMO_KEYS.scout}` };
+const echoAuth = { authorization: `Bearer ${DEMO_KEYS.echo}` };
 const noParams = { params: Promise.resolve({}) };
 
 type Input = { channel: string; asker?: string; q?: string; limit?: number; budget?: number };
 const recallUrl = (input: Input) =>
   `${BASE}/api/v1/recall?${new URLSearchParams(Object.entries(input).map(([name, value]) => [name, String(value)]))}`;
-const recall = (input: Input) => recallRoute.GET(new Request(recallUrl(input), { headers: auth }), noParams as never);
+const recall = (input: Input, headers = auth) => recallRoute.GET(new Request(recallUrl(input), { headers }), noParams as never);
 
-async function answered(input: Input): Promise<string> {
-  const response = await recall(input);
+async function answered(input: Input, headers = auth): Promise<string> {
+  const response = await recall(input, headers);
   const text = await response.text();
   expect(response.status, text).toBe(200);
   return text;
 }
 
 /** What the request's own thread answers for the same input. */
-async function answeredHere(input: Input): Promise<string> {
-  const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers: auth }));
+async function answeredHere(input: Input, headers = auth): Promise<string> {
+  const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers }));
   return (await recallJsonForAgent(getDb(), agent, input)).json;
 }
 
@@ -69,6 +71,24 @@ describe("the recall thread", () => {
     expect(thread().answered).toBe(counted);
   });
 
+  it("gives each request its own answer when two agents of two workspaces ask at once", async () => {
+    const asks: [Input, typeof auth][] = [
+      [{ channel: "support", asker: "ana", q: "refund approval" }, auth],
+      [{ channel: "lobby", asker: "gina", q: "where does Globex ship from?" }, echoAuth],
+      [{ channel: "leadership", asker: "max", q: "budget freeze" }, auth],
+      [{ channel: "dm-gina", asker: "gina", q: "shipping" }, echoAuth],
+      [{ channel: "dm-ana", asker: "ana", q: "What language should I answer in?" }, auth],
+    ];
+    const expected = await Promise.all(asks.map(([input, headers]) => answeredHere(input, headers)));
+    const before = thread().answered;
+    // Each asked four times, interleaved, all in flight together.
+    const rounds = Array.from({ length: 4 }, () => asks.map(([input, headers]) => answered(input, headers)));
+    for (const round of rounds) expect(await Promise.all(round)).toEqual(expected);
+    expect(thread().answered - before).toBe(4 * asks.length);
+    expect(bodies(expected[1])).toEqual(["Globex ships from Springfield."]);
+    expect(expected.filter((_, i) => i !== 2).join("")).not.toContain("budget freeze");
+  });
+
   it("refuses as the API does: a channel of nowhere, an asker who cannot read it", async () => {
     const before = thread().answered;
     const nowhere = await recall({ channel: "lobby", asker: "ana", q: "anything" });
@@ -92,6 +112,7 @@ describe("the recall thread", () => {
     expect(kept.status).toBe(201);
     const { memory } = await kept.json();
     const question = { channel: "dm-ana", asker: "ana", q: "which espresso machine?" };
+    const before = thread().answered;
     expect(bodies(await answered(question))).toContain("Ana's espresso machine is a Gaggia Classic.");
 
     const forgot = await memoryRoute.DELETE(
@@ -100,29 +121,73 @@ describe("the recall thread", () => {
     );
     expect(forgot.status).toBe(204);
     expect(bodies(await answered(question))).not.toContain("Ana's espresso machine is a Gaggia Classic.");
+    expect(thread().answered - before).toBe(2);
   });
 
-  it("loses no question when it dies: they are answered here, and it rests before starting again", async () => {
+  it("loses no question when it dies: those it held are answered here, and it rests, then starts again", async () => {
     const input = { channel: "support", asker: "ana", q: "refund approval" };
     const expected = await answeredHere(input);
-    const asked = Array.from({ length: 8 }, () => answered(input));
+    const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers: auth }));
+    let here = 0;
+    const onThisThread = async () => {
+      here++;
+      return { answer: new TextEncoder().encode(await answeredHere(input)), factIds: [] };
+    };
+    // Posted to the thread at once; it dies before it has answered them.
+    const asked = Array.from({ length: 8 }, () => thread().ask({ agent, input, today: utcDay() }, onThisThread));
+    const answeredBefore = thread().answered;
     await thread().kill();
-    for (const text of await Promise.all(asked)) expect(text).toBe(expected);
+    for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
+    expect(here + thread().answered - answeredBefore).toBe(8);
+    expect(here).toBeGreaterThan(0);
 
+    // Resting: the next question is ranked here, and the same.
     const after = thread().answered;
     expect(await answered(input)).toBe(expected);
     expect(thread().answered).toBe(after);
+    expect(thread().start()).toBe(false);
+
+    // After the rest it starts again, and answers.
+    const now = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(now + REST_MS + 1);
+    try {
+      expect(thread().start()).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(await answered(input)).toBe(expected);
+    expect(thread().answered).toBe(after + 1);
+  });
+
+  it("ends when closed, after answering what it holds, and is not started again", async () => {
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const expected = await answeredHere(input);
+    const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers: auth }));
+    const first = thread();
+    expect(first.start()).toBe(true);
+    const before = first.answered;
+    let here = 0;
+    const held = first.ask({ agent, input, today: utcDay() }, async () => {
+      here++;
+      throw new Error("not asked here");
+    });
+    await first.close();
+    expect(new TextDecoder().decode((await held).answer)).toBe(expected);
+    expect(first.answered - before).toBe(1);
+    expect(here).toBe(0);
+    expect(first.start()).toBe(false);
   });
 
   it("closes with the app's database, and the next database has a thread of its own", async () => {
     const first = thread();
-    expect(first.start()).toBe(false); // resting since the test before
     closeDb();
     expect(first.start()).toBe(false);
     expect(thread()).not.toBe(first);
     expect(thread().start()).toBe(true);
+    const before = thread().answered;
     expect(await answered({ channel: "support", asker: "ana", q: "refund approval" })).toBe(
       await answeredHere({ channel: "support", asker: "ana", q: "refund approval" }),
     );
+    expect(thread().answered - before).toBe(1);
   });
 });
