@@ -65,6 +65,12 @@ function recallCache(db: Conn): RecallCache {
   return cacheFor("mnemoRecallCache", db, () => new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
+/** An answer made now, on whichever thread calls it (the request's, or the recall thread's). */
+export async function freshAnswer(db: Conn, agent: AgentContext, input: RecallInput, today: string): Promise<KeptRecall> {
+  const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
+  return { answer: utf8.encode(json), factIds };
+}
+
 /** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
 export async function recallAnswer(
   db: Conn,
@@ -80,10 +86,7 @@ export async function recallAnswer(
   const version = `${agent.recallVersion}\n${today}`;
   let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
-    const onThisThread = async (): Promise<KeptRecall> => {
-      const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
-      return { answer: utf8.encode(json), factIds };
-    };
+    const onThisThread = () => freshAnswer(db, agent, input, today);
     // A question is ranked on the recall thread where the database has one (recall-thread.ts).
     const thread = asked ? recallThreadFor(db) : null;
     kept = thread ? await thread.ask({ agent, input, today }, onThisThread) : await onThisThread();

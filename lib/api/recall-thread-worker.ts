@@ -1,25 +1,24 @@
 /**
  * The recall thread itself (recall-thread.ts): ranks the questions the serving thread
- * hands it with recallJsonForAgent, on a connection of its own to the app's database,
- * and hands back each answer's bytes — or the refusal, for the request to answer with.
+ * hands it with freshAnswer, as the request's thread would, on a connection of its own
+ * to the app's database, and hands back each answer's bytes — or the refusal, for the
+ * request to answer with.
  */
 import { parentPort } from "node:worker_threads";
 import { closeDb, getDb } from "@/db";
 import { loadTokenizer } from "@/lib/memory/token-budget";
 import { errorSummary, log } from "@/lib/ops/log";
-import { recallJsonForAgent } from "./agent-memory";
 import { ApiError } from "./errors";
+import { freshAnswer } from "./recall-cache";
 import type { FromThread, ThreadQuestion, ToThread } from "./recall-thread";
 
 const port = parentPort!;
-const utf8 = new TextEncoder();
 // Before the first question, as the server does at its start (instrumentation.ts).
 loadTokenizer();
 
 async function answer(id: number, question: ThreadQuestion): Promise<FromThread> {
   try {
-    const { json, factIds } = await recallJsonForAgent(getDb(), question.agent, question.input, { today: question.today });
-    return { id, answer: utf8.encode(json), factIds };
+    return { id, ...(await freshAnswer(getDb(), question.agent, question.input, question.today)) };
   } catch (error) {
     if (error instanceof ApiError) return { id, refused: { code: error.code, message: error.message, headers: error.headers } };
     log("error", "recall.failed", { error: errorSummary(error) });

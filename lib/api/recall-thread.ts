@@ -83,7 +83,7 @@ export class RecallThread {
       if (this.worker !== worker) return;
       this.worker = null;
       if (!this.closed) this.rest(new Error("the recall thread exited"));
-      for (const id of [...this.waiting.keys()]) this.onThisThread(id);
+      for (const id of [...this.waiting.keys()]) this.answerHere(id);
     });
     this.worker = worker;
     this.restingUntil = 0;
@@ -100,7 +100,7 @@ export class RecallThread {
         this.worker!.postMessage({ id, ...question } satisfies ToThread);
       } catch (error) {
         log("error", "recall.thread_failed", { error: errorSummary(error) });
-        this.onThisThread(id);
+        this.answerHere(id);
       }
     });
   }
@@ -132,7 +132,7 @@ export class RecallThread {
     const waiting = this.waiting.get(reply.id);
     if (!waiting) return;
     // The thread logged what went wrong; the serving thread may still answer (its own connection, its own state).
-    if ("failed" in reply) return this.onThisThread(reply.id);
+    if ("failed" in reply) return this.answerHere(reply.id);
     this.waiting.delete(reply.id);
     this.answered++;
     if ("answer" in reply) waiting.resolve({ answer: reply.answer, factIds: reply.factIds });
@@ -140,7 +140,7 @@ export class RecallThread {
   }
 
   /** Answers a question the thread holds on the request's thread instead; after a close, fails it. */
-  private onThisThread(id: number): void {
+  private answerHere(id: number): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);
