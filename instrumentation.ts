@@ -17,8 +17,8 @@ export async function register() {
   (await import("./lib/memory/token-budget")).loadTokenizer();
   const { closeDb, getDb } = await import("./db");
   // Questions are ranked on a thread of their own; started now, so the first one does not wait for it to load.
-  const { recallThreadFor } = await import("./lib/api/recall-thread");
-  recallThreadFor(getDb())?.start();
+  const { agentThreadFor } = await import("./lib/api/agent-thread");
+  agentThreadFor(getDb())?.start();
   const { purgeExpired } = await import("./lib/memory/writes");
   const purge = () =>
     purgeExpired(getDb()).catch((error: unknown) => {
@@ -34,8 +34,8 @@ export async function register() {
   const { flushUsage } = await import("./lib/memory/usage");
   const { flushBeforeServerCloses } = await import("./lib/ops/flush-before-exit");
   flushBeforeServerCloses(flushUsage);
-  // The recall thread answers what it holds and ends, so that the connection closed at exit is the database's last.
-  flushBeforeServerCloses(async () => recallThreadFor(getDb())?.close());
+  // The agent thread finishes what it holds and ends, so that the connection closed at exit is the database's last.
+  flushBeforeServerCloses(async () => agentThreadFor(getDb())?.close());
   // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.
   process.once("exit", () => closeDb());
   const { DRAIN_MESSAGE, startDraining } = await import("./lib/ops/draining");

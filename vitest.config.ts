@@ -47,11 +47,12 @@ export default defineConfig({
     // (lib/testing/temp-db.ts).
     projects: byIsolation(testFiles(FOLDERS), ["lib/testing/temp-db-setup.ts"]),
     environment: "node",
-    // Per-request log lines would bury the test report; the log tests turn them back on. Questions are ranked on the
-    // request's thread: a recall thread (lib/api/recall-thread.ts) per test database would start through tsx in about
-    // a second each, and its caches are out of reach of dropAllKept (versioned-cache.ts), which tests that put rows
-    // back rely on; recall-thread.test.ts turns it on, and the end-to-end tests run the built server's.
-    env: { LOG_LEVEL: "warn", MNEMO_RECALL_THREAD: "off" },
+    // Per-request log lines would bury the test report; the log tests turn them back on. Agents' questions and
+    // remembers are worked out on the request's thread: an agent thread (lib/api/agent-thread.ts) per test database
+    // would start through tsx in about a second each, and its caches are out of reach of dropAllKept
+    // (versioned-cache.ts), which tests that put rows back rely on; agent-thread.test.ts turns it on, and the
+    // end-to-end tests run the built server's.
+    env: { LOG_LEVEL: "warn", MNEMO_AGENT_THREAD: "off" },
     // Vitest keeps a core for itself, which on CI's two cores is one test process: two ran the unit suite in 246 s
     // instead of 328, and the remote suite in 171 s instead of 210-249 (its Hrana stand-in shares the cores).
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -62,10 +62,10 @@ const rules = {
     schema: z.coerce.number().int().min(0).max(4096).default(64),
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
   },
-  MNEMO_RECALL_THREAD: {
+  MNEMO_AGENT_THREAD: {
     schema: z.enum(["on", "off"]).default("on"),
     accepts:
-      "on (each server process ranks recall's questions on a thread of its own, beside the one that serves requests) or off (on the request's own thread)",
+      "on (each server process ranks agents' questions and keeps their facts on a thread of its own, beside the one that serves requests) or off (on the request's own thread)",
   },
   MNEMO_USAGE_FLUSH_MS: {
     schema: z.coerce.number().int().min(10).max(600_000).default(5000),

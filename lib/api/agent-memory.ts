@@ -31,6 +31,7 @@ import type {
   RememberInput,
   RememberOutput,
 } from "@/lib/validation/agent-api";
+import { agentThreadFor } from "./agent-thread";
 import type { AgentContext } from "./auth";
 import { apiError } from "./errors";
 
@@ -151,8 +152,21 @@ export type RememberAnswer = { status: 200 | 201 | 202; body: RememberOutput; re
  * proposal (proposalReasonFor: the agent's setting for the scope, or text that reads
  * as an instruction), 201 for a new fact, 200 when an existing
  * one was refreshed — and given the new `valid_until`, unless people curated it.
+ *
+ * On the app's database the work is done on the agent thread (agent-thread.ts), so
+ * it holds up no other request; the embedder hears of a new fact here either way.
  */
 export async function rememberForAgent(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
+  const onThisThread = () => rememberOnThisThread(db, agent, input);
+  const thread = agentThreadFor(db);
+  const answer = thread ? await thread.remember({ agent, input }, onThisThread) : await onThisThread();
+  // The new fact is in fact_vectors_due (drizzle/0010); wake the embedder rather than wait for its next round.
+  if (!answer.body.deduplicated) nudgeEmbedder();
+  return answer;
+}
+
+/** rememberForAgent's work, on whichever thread calls it (the request's, or the agent thread's). */
+export async function rememberOnThisThread(db: Conn, agent: AgentContext, input: RememberInput): Promise<RememberAnswer> {
   const info = await placeOf(db, agent, input.channel, input.asker);
   if (input.private && !info.asker) {
     throw apiError("invalid_request", "asker: private: true needs an asker, whose own fact it becomes.");
@@ -190,8 +204,6 @@ export async function rememberForAgent(db: Conn, agent: AgentContext, input: Rem
     replaces: input.replaces === undefined ? undefined : { id: input.replaces, place: info.place, today },
   });
 
-  // The new fact is in fact_vectors_due (drizzle/0010); wake the embedder rather than wait for its next round.
-  if (result.status === "created") nudgeEmbedder();
   switch (result.status) {
     case "created":
     case "deduplicated":

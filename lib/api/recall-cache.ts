@@ -29,7 +29,7 @@ import { VersionedCache, cacheFor } from "@/lib/memory/versioned-cache";
 import type { RecallInput, RecallOutput } from "@/lib/validation/agent-api";
 import { recallJsonForAgent } from "./agent-memory";
 import type { AgentContext } from "./auth";
-import { recallThreadFor } from "./recall-thread";
+import { agentThreadFor } from "./agent-thread";
 
 /**
  * A recall answer as the UTF-8 bytes of its JSON, made once for every request it
@@ -65,7 +65,7 @@ function recallCache(db: Conn): RecallCache {
   return cacheFor("mnemoRecallCache", db, () => new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
-/** An answer made now, on whichever thread calls it (the request's, or the recall thread's). */
+/** An answer made now, on whichever thread calls it (the request's, or the agent thread's). */
 export async function freshAnswer(db: Conn, agent: AgentContext, input: RecallInput, today: string): Promise<KeptRecall> {
   const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
   return { answer: utf8.encode(json), factIds };
@@ -87,9 +87,9 @@ export async function recallAnswer(
   let kept = asked ? undefined : cache.get(key, version);
   if (!kept) {
     const onThisThread = () => freshAnswer(db, agent, input, today);
-    // A question is ranked on the recall thread where the database has one (recall-thread.ts).
-    const thread = asked ? recallThreadFor(db) : null;
-    kept = thread ? await thread.ask({ agent, input, today }, onThisThread) : await onThisThread();
+    // A question is ranked on the agent thread where the database has one (agent-thread.ts).
+    const thread = asked ? agentThreadFor(db) : null;
+    kept = thread ? await thread.recall({ agent, input, today }, onThisThread) : await onThisThread();
     if (!asked) cache.keep(key, version, kept);
   }
   // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).

@@ -1,8 +1,10 @@
 /**
- * The recall thread (recall-thread.ts), started as the server starts it but from
+ * The agent thread (agent-thread.ts), started as the server starts it but from
  * source (through tsx), on the app's own database: questions answered there carry the
- * very bytes the request's own thread makes, refusals come back as the API's, a change
- * is seen at once, a thread that dies loses no question, and it closes with the database.
+ * very bytes the request's own thread makes, facts kept there are the API's answers,
+ * refusals come back as the API's, a change is seen at once by either thread, writes
+ * from both threads at once all land, a thread that dies loses no job, and it closes
+ * with the database.
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "@/db";
@@ -13,13 +15,15 @@ import * as memoriesRoute from "@/app/api/v1/memories/route";
 import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
 import * as recallRoute from "@/app/api/v1/recall/route";
 import { authenticateAgent } from "./auth";
-import { recallJsonForAgent } from "./agent-memory";
-import { recallThreadFor, REST_MS, type RecallThread } from "./recall-thread";
+import { readAll } from "@/db/client";
+import type { RememberInput } from "@/lib/validation/agent-api";
+import { recallJsonForAgent, rememberOnThisThread, type RememberAnswer } from "./agent-memory";
+import { agentThreadFor, REST_MS, type AgentThread } from "./agent-thread";
 
 // Set before the app opens its database: the thread is decided once per database.
-process.env.MNEMO_RECALL_THREAD = "on";
+process.env.MNEMO_AGENT_THREAD = "on";
 afterAll(() => {
-  process.env.MNEMO_RECALL_THREAD = "off";
+  process.env.MNEMO_AGENT_THREAD = "off";
 });
 appDemoDbForFile();
 
@@ -46,10 +50,25 @@ async function answeredHere(input: Input, headers = auth): Promise<string> {
   return (await recallJsonForAgent(getDb(), agent, input)).json;
 }
 
-const thread = (): RecallThread => recallThreadFor(getDb())!;
+/** Remember through the API's route, as an agent does. */
+async function remembered(input: RememberInput, headers = auth): Promise<{ status: number; body: { memory?: { id: string; body: string }; deduplicated?: boolean; error?: { code: string } } }> {
+  const response = await memoriesRoute.POST(
+    new Request(`${BASE}/api/v1/memories`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(input) }),
+    noParams as never,
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+/** How many of the agent's live facts read exactly `body`. */
+async function kept(body: string): Promise<number> {
+  const rows = await readAll<{ n: number }>(getDb(), "SELECT count(*) AS n FROM facts WHERE body = ? AND forgotten_at IS NULL", [body]);
+  return rows[0].n;
+}
+
+const thread = (): AgentThread => agentThreadFor(getDb())!;
 const bodies = (text: string) => (JSON.parse(text) as RecallOutput).facts.map((fact) => fact.body);
 
-describe("the recall thread", () => {
+describe("the agent thread", () => {
   it("answers questions, with the bytes the request's own thread makes; recall without one stays here", async () => {
     expect(thread()).not.toBeNull();
     const inputs: Input[] = [
@@ -124,6 +143,74 @@ describe("the recall thread", () => {
     expect(thread().answered - before).toBe(2);
   });
 
+  it("keeps the facts agents remember: a new one, a repeat, refusals as the API's; both threads see it at once", async () => {
+    const fact = "Ana's standing desk is in room 4B.";
+    const where = { channel: "dm-ana", asker: "ana" };
+    const before = thread().answered;
+    const first = await remembered({ ...where, fact });
+    expect(first.status).toBe(201);
+    expect(first.body.memory!.body).toBe(fact);
+    const again = await remembered({ ...where, fact });
+    expect(again.status).toBe(200);
+    expect(again.body.deduplicated).toBe(true);
+    expect(again.body.memory!.id).toBe(first.body.memory!.id);
+    expect(thread().answered - before).toBe(2);
+    expect(await kept(fact)).toBe(1);
+
+    // Recall without a question is answered here, with one on the thread: the fact is in both at once.
+    expect(bodies(await answered(where))).toContain(fact);
+    expect(bodies(await answered({ ...where, q: "where is the standing desk?" }))).toContain(fact);
+
+    const secret = await remembered({ ...where, fact: "The deploy token is ghp_0123456789abcdefghijklmnopqrstuvwxyzAB." });
+    expect([secret.status, secret.body.error?.code]).toEqual([422, "looks_like_secret"]);
+    const nowhere = await remembered({ channel: "lobby", asker: "ana", fact: "Lobby plants get water on Mondays." });
+    expect([nowhere.status, nowhere.body.error?.code]).toEqual([404, "channel_not_found"]);
+    expect(thread().answered - before).toBe(5);
+    expect(await kept("Lobby plants get water on Mondays.")).toBe(0);
+  });
+
+  it("lands every write when both threads write at once", async () => {
+    const agent = await authenticateAgent(getDb(), new Request(`${BASE}/api/v1/memories`, { headers: auth }));
+    const where = { channel: "dm-ana", asker: "ana" };
+    const before = thread().answered;
+    // Twenty facts through the route (the thread) and twenty on this thread's own connection, all in flight together.
+    const writes = Array.from({ length: 40 }, (_, i) => {
+      const fact = `Ana's shelf ${i} holds binder number ${1000 + i}.`;
+      return i % 2
+        ? remembered({ ...where, fact }).then((answer) => answer.status)
+        : rememberOnThisThread(getDb(), agent, { ...where, fact }).then((answer) => answer.status);
+    });
+    expect(await Promise.all(writes)).toEqual(Array(40).fill(201));
+    expect(thread().answered - before).toBe(20);
+    for (let i = 0; i < 40; i++) expect(await kept(`Ana's shelf ${i} holds binder number ${1000 + i}.`)).toBe(1);
+  });
+
+  it("keeps a fact once when it dies holding the remember", async () => {
+    const agent = await authenticateAgent(getDb(), new Request(`${BASE}/api/v1/memories`, { headers: auth }));
+    const facts = Array.from({ length: 6 }, (_, i) => `Ana's locker ${i} has the code written on tape ${i}.`);
+    let here = 0;
+    const asked = facts.map((fact) => {
+      const input = { channel: "dm-ana", asker: "ana", fact };
+      return thread().remember({ agent, input }, () => {
+        here++;
+        return rememberOnThisThread(getDb(), agent, input);
+      });
+    });
+    await thread().kill();
+    const answers: RememberAnswer[] = await Promise.all(asked);
+    // Committed by the thread before it died, the fact is recognized here as the same (200); otherwise kept here (201).
+    for (const answer of answers) expect([200, 201]).toContain(answer.status);
+    expect(here).toBeGreaterThan(0);
+    for (const fact of facts) expect(await kept(fact)).toBe(1);
+    // Resting until the next test's restart.
+    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
+    try {
+      expect(thread().start()).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it("loses no question when it dies: those it held are answered here, and it rests, then starts again", async () => {
     const input = { channel: "support", asker: "ana", q: "refund approval" };
     const expected = await answeredHere(input);
@@ -134,7 +221,7 @@ describe("the recall thread", () => {
       return { answer: new TextEncoder().encode(await answeredHere(input)), factIds: [] };
     };
     // Posted to the thread at once; it dies before it has answered them.
-    const asked = Array.from({ length: 8 }, () => thread().ask({ agent, input, today: utcDay() }, onThisThread));
+    const asked = Array.from({ length: 8 }, () => thread().recall({ agent, input, today: utcDay() }, onThisThread));
     const answeredBefore = thread().answered;
     await thread().kill();
     for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
@@ -167,7 +254,7 @@ describe("the recall thread", () => {
     expect(first.start()).toBe(true);
     const before = first.answered;
     let here = 0;
-    const held = first.ask({ agent, input, today: utcDay() }, async () => {
+    const held = first.recall({ agent, input, today: utcDay() }, async () => {
       here++;
       throw new Error("not asked here");
     });

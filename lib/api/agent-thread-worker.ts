@@ -1,0 +1,54 @@
+/**
+ * The agent thread itself (agent-thread.ts): ranks the questions and keeps the facts
+ * the serving thread hands it, as the request's thread would, on a connection of its
+ * own to the app's database, and hands back each answer — or the refusal, for the
+ * request to answer with.
+ */
+import { parentPort } from "node:worker_threads";
+import { closeDb, getDb } from "@/db";
+import { loadTokenizer } from "@/lib/memory/token-budget";
+import { errorSummary, log } from "@/lib/ops/log";
+import { rememberOnThisThread } from "./agent-memory";
+import type { FromThread, ToThread } from "./agent-thread";
+import { ApiError } from "./errors";
+import { freshAnswer } from "./recall-cache";
+
+const port = parentPort!;
+// Before the first question, as the server does at its start (instrumentation.ts).
+loadTokenizer();
+
+async function answer(job: Exclude<ToThread, { close: true }>): Promise<FromThread> {
+  const { id } = job;
+  try {
+    if ("recall" in job) {
+      const { agent, input, today } = job.recall;
+      return { id, recalled: await freshAnswer(getDb(), agent, input, today) };
+    }
+    return { id, remembered: await rememberOnThisThread(getDb(), job.remember.agent, job.remember.input) };
+  } catch (error) {
+    if (error instanceof ApiError) return { id, refused: { code: error.code, message: error.message, headers: error.headers } };
+    log("error", "recall" in job ? "recall.failed" : "remember.failed", { error: errorSummary(error) });
+    return { id, failed: errorSummary(error) };
+  }
+}
+
+// Asked to close, the thread first finishes the jobs it is working on.
+let working = 0;
+let closing = false;
+const closeWhenIdle = () => {
+  if (!closing || working > 0) return;
+  closeDb();
+  port.close();
+};
+
+port.on("message", async (message: ToThread) => {
+  if ("close" in message) {
+    closing = true;
+    return closeWhenIdle();
+  }
+  working++;
+  const reply = await answer(message);
+  working--;
+  port.postMessage(reply, "recalled" in reply ? [reply.recalled.answer.buffer] : []);
+  closeWhenIdle();
+});
