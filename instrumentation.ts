@@ -16,7 +16,7 @@ export async function register() {
   // Recall counts tokens with o200k_base: its ranks (~300 ms) load here, before the server is ready, not on the first recall.
   (await import("./lib/memory/token-budget")).loadTokenizer();
   const { closeDb, getDb } = await import("./db");
-  // Questions are ranked on a thread of their own; started now, so the first one does not wait for it to load.
+  // Agents' questions and remembers are done on a thread of their own; started now, so the first does not wait for it to load.
   const { agentThreadFor } = await import("./lib/api/agent-thread");
   agentThreadFor(getDb())?.start();
   const { purgeExpired } = await import("./lib/memory/writes");

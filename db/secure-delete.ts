@@ -29,10 +29,11 @@ const files = ((globalThis as { mnemoSecureDeleteFiles?: WeakMap<Client, string>
 /**
  * After an erasure: folds the WAL into the file and empties it, so the pages as they
  * were before the delete are not left in the WAL file until it wraps round. Takes
- * this process's write turn first (a checkpoint waits for writers, and the kept
- * writer runs on this same thread). Best effort: false when another process kept
- * it busy or the database is not a local file — the frames are then overwritten as
- * the WAL is reused.
+ * this thread's write turn first (a checkpoint waits for writers, and the kept
+ * writer runs on this same thread). Best effort: false when another connection
+ * kept it busy (another process, or the agent thread's: lib/api/agent-thread.ts)
+ * or the database is not a local file — the frames are then overwritten as the WAL
+ * is reused.
  */
 export async function foldWal(client: Client | undefined): Promise<boolean> {
   const file = client && files.get(client);

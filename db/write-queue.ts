@@ -1,15 +1,17 @@
 /**
- * Transactions on one database file take turns within this process.
+ * Transactions on one database file take turns within this thread.
  *
- * The embedded driver is synchronous: a second connection's BEGIN IMMEDIATE in this
- * process busy-waits on the one JavaScript thread, so the transaction holding the
+ * The embedded driver is synchronous: a second connection's BEGIN IMMEDIATE on this
+ * thread busy-waits on the one JavaScript thread, so the transaction holding the
  * lock can never finish and the waiter fails with SQLITE_BUSY after the timeout.
  * So every transaction on a file — the client's, and the kept write connection's
- * (writer.ts) — waits for its turn here; other processes still queue on SQLite's own lock.
+ * (writer.ts) — waits for its turn here. Other threads (the agent thread,
+ * lib/api/agent-thread.ts, has a queue of its own) and other processes queue on
+ * SQLite's own lock: the holder runs on, so the wait ends.
  */
 import type { Client, Transaction, TransactionMode } from "@libsql/client";
 
-/** The last transaction queued on each database file, shared by every copy of this module in the process (the bundler may make several). */
+/** The last transaction queued on each database file, shared by every copy of this module on the thread (the bundler may make several). */
 const transactionQueues = ((globalThis as { mnemoTransactionQueues?: Map<string, Promise<void>> })
   .mnemoTransactionQueues ??= new Map<string, Promise<void>>());
 

@@ -185,24 +185,33 @@ describe("the agent thread", () => {
     for (let i = 0; i < 40; i++) expect(await kept(`Ana's shelf ${i} holds binder number ${1000 + i}.`)).toBe(1);
   });
 
-  it("keeps a fact once when it dies holding the remember", async () => {
+  it("keeps a fact once when a remember is made again after the thread kept it, or when it dies holding remembers", async () => {
     const agent = await authenticateAgent(getDb(), new Request(`${BASE}/api/v1/memories`, { headers: auth }));
+    // What the request's thread does with a job the thread committed but never answered: the same fact, deduplicated.
+    const input = { channel: "dm-ana", asker: "ana", fact: "Ana's badge number is 4471." };
+    const first = await thread().remember({ agent, input }, () => Promise.reject(new Error("not asked here")));
+    expect(first.status).toBe(201);
+    const again = await rememberOnThisThread(getDb(), agent, input);
+    expect([again.status, again.body.deduplicated, again.body.memory.id]).toEqual([200, true, first.body.memory.id]);
+    expect(await kept(input.fact)).toBe(1);
+
     const facts = Array.from({ length: 6 }, (_, i) => `Ana's locker ${i} has the code written on tape ${i}.`);
     let here = 0;
+    const before = thread().answered;
     const asked = facts.map((fact) => {
-      const input = { channel: "dm-ana", asker: "ana", fact };
-      return thread().remember({ agent, input }, () => {
+      const held = { channel: "dm-ana", asker: "ana", fact };
+      return thread().remember({ agent, input: held }, () => {
         here++;
-        return rememberOnThisThread(getDb(), agent, input);
+        return rememberOnThisThread(getDb(), agent, held);
       });
     });
     await thread().kill();
     const answers: RememberAnswer[] = await Promise.all(asked);
-    // Committed by the thread before it died, the fact is recognized here as the same (200); otherwise kept here (201).
     for (const answer of answers) expect([200, 201]).toContain(answer.status);
-    expect(here).toBeGreaterThan(0);
+    // Each answered once: by the thread, or here (then 200 where the thread had committed it before it died).
+    expect(here + thread().answered - before).toBe(facts.length);
     for (const fact of facts) expect(await kept(fact)).toBe(1);
-    // Resting until the next test's restart.
+    // It rests; past the rest it starts again for the tests after this one.
     vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
     try {
       expect(thread().start()).toBe(true);
