@@ -114,6 +114,12 @@ test.describe("recall on the demo", () => {
     const outsider = await recall(request, SCOUT_KEY, "leadership", "gus");
     expect(outsider.status()).toBe(403);
     expect(await outsider.json()).toEqual({ error: { code: "cannot_read", message: expect.any(String) } });
+    // With a question the refusal comes from the agent thread, and is the same answer.
+    const asked = await request.get("/api/v1/recall?channel=leadership&asker=gus&q=budget", { headers: bearer(SCOUT_KEY) });
+    expect(asked.status()).toBe(403);
+    expect(await asked.json()).toEqual({ error: { code: "cannot_read", message: expect.any(String) } });
+    const nowhere = await request.get("/api/v1/recall?channel=lobby&asker=ana&q=shipping", { headers: bearer(SCOUT_KEY) });
+    expect([nowhere.status(), (await nowhere.json()).error.code]).toEqual([404, "channel_not_found"]);
   });
 });
 

@@ -7,7 +7,21 @@ import { ZodError } from "zod";
 import { errorSummary, log } from "@/lib/ops/log";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/validation/agent-api";
 
+/**
+ * What makes an error an ApiError, whichever copy of this module made it. The bundler
+ * gives instrumentation and each route a copy of their own, and the agent thread's
+ * handle (lib/api/agent-thread.ts) is instrumentation's: a refusal it hands back is
+ * made with that copy's class, which a route's `instanceof` would not recognize (and
+ * answer with a 500). Symbol.for is one symbol for every copy.
+ */
+const API_ERROR = Symbol.for("mnemo.ApiError");
+
 export class ApiError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [API_ERROR]?: boolean })[API_ERROR] === true;
+  }
+
+  readonly [API_ERROR] = true;
   /** Decided by the code (ERROR_STATUS), never chosen by the thrower. */
   readonly status: number;
 
