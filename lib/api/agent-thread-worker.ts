@@ -28,7 +28,7 @@ async function answer(job: Exclude<ToThread, { close: true }>): Promise<FromThre
   } catch (error) {
     if (error instanceof ApiError) return { id, refused: { code: error.code, message: error.message, headers: error.headers } };
     log("error", "recall" in job ? "recall.failed" : "remember.failed", { error: errorSummary(error) });
-    return { id, failed: errorSummary(error) };
+    return { id, failed: true };
   }
 }
 

@@ -120,16 +120,9 @@ describe("the agent thread", () => {
   });
 
   it("sees a fact kept a moment ago, and no longer one forgotten", async () => {
-    const kept = await memoriesRoute.POST(
-      new Request(`${BASE}/api/v1/memories`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ channel: "dm-ana", asker: "ana", fact: "Ana's espresso machine is a Gaggia Classic." }),
-      }),
-      noParams as never,
-    );
+    const kept = await remembered({ channel: "dm-ana", asker: "ana", fact: "Ana's espresso machine is a Gaggia Classic." });
     expect(kept.status).toBe(201);
-    const { memory } = await kept.json();
+    const memory = kept.body.memory!;
     const question = { channel: "dm-ana", asker: "ana", q: "which espresso machine?" };
     const before = thread().answered;
     expect(bodies(await answered(question))).toContain("Ana's espresso machine is a Gaggia Classic.");

@@ -48,7 +48,7 @@ export type FromThread = { id: number } & (
   | { recalled: KeptRecall }
   | { remembered: RememberAnswer }
   | { refused: { code: ErrorCode; message: string; headers: Record<string, string> } }
-  | { failed: string }
+  | { failed: true }
 );
 
 /** After the thread dies, jobs are done on the request's thread this long before it is started again. */
