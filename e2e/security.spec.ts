@@ -85,8 +85,12 @@ test.describe("signed in as ana", () => {
     await page.goto(MEMORY);
     await page.getByLabel("Fact", { exact: true }).fill(hostile);
     await page.getByRole("button", { name: "Remember for just you" }).click();
+    // Kept first, then looked for in the list: the field itself holds the same text (React writes a controlled
+    // textarea's value as its text too), so a bare getByText found it while the write was still on its way, and the
+    // preview below was then made without the fact.
+    await expect(page.getByText("Scout will remember that.")).toBeVisible();
     const shown = hostile.replace(/\s+/g, " ").trim();
-    await expect(page.getByText(shown, { exact: true })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Just you facts" }).getByText(shown, { exact: true })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator(`img[src="x"]`).count()).toBe(0);
 
