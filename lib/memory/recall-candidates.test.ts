@@ -12,7 +12,8 @@ import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
-import { VersionedCache, cacheFor } from "./versioned-cache";
+import { BYTES_PER_POSTING } from "./recall-candidates";
+import { VersionedCache, cacheFor, dropAllKept } from "./versioned-cache";
 
 const t = tempDbForTests({ demo: true, each: true });
 
@@ -120,20 +121,53 @@ describe("a place asked again and again", () => {
     expect(fresh).toEqual(await ask("Zed abroad"));
   });
 
-  it("a branch read whole and let go (no room to keep it) is sought again before it is read whole again", async () => {
+  it("a branch there is no room to keep is never read whole: its seeks go on, and answer as before", async () => {
     keepNothing("mnemoRecallWholeBranches");
     const version = await versionNow();
     const expected = await Promise.all(QUESTIONS.map((question) => ask(question)));
     watch.texts.length = 0;
-    const rounds = 20;
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < 20; round++) {
       for (const [i, question] of QUESTIONS.entries()) expect(await ask(question, version)).toEqual(expected[i]);
     }
-    const asked = rounds * QUESTIONS.length;
-    // Each purchase must be earned by seeks again — and once the terms asked are kept as posting lists, nothing is
-    // sought. Were the count not reset, both branches would be read whole on every question after their first purchase.
-    expect(wholeReads(watch.texts).length).toBeGreaterThan(0);
-    expect(wholeReads(watch.texts).length).toBeLessThan(asked / 4);
+    // Read whole and let go, each purchase would be paid again and again for nothing (VersionedCache.keepsFor).
+    expect(wholeReads(watch.texts)).toEqual([]);
+  });
+
+  it("a branch that would push out one still in use is not read whole: the one kept stays, and answers are the same", async () => {
+    keepNothing("mnemoRecallPostings");
+    const version = await versionNow();
+    const expected = await Promise.all(QUESTIONS.map((question) => ask(question)));
+    // First with room for both, to learn what the workspace's branch costs kept.
+    const sizes = new Map<string, number>();
+    class Recording extends VersionedCache<unknown> {
+      override set(key: string, at: string, value: unknown, bytes: number) {
+        sizes.set(key.split("\n")[2], bytes);
+        super.set(key, at, value, bytes);
+      }
+    }
+    expect(cacheFor("mnemoRecallWholeBranches", t.db, () => new Recording(2 ** 30))).toBeInstanceOf(Recording);
+    for (let round = 0; round < 10 && sizes.size < 2; round++) for (const question of QUESTIONS) await ask(question, version);
+    expect([...sizes.keys()].sort()).toEqual(["channel", "workspace"]);
+    const walk = await readOne<{ walk: number }>(
+      t.db,
+      `SELECT total(p.tf) AS walk FROM recall_branches b JOIN fact_terms p ON p.branch = b.id AND p.term = ''
+        WHERE b.agent_id = 'scout' AND b.scope = 'channel' AND b.scope_ref = 'support'`,
+      [],
+    );
+
+    // Then room for the workspace's branch, and for support's alone, but not for both.
+    dropAllKept();
+    const budget = sizes.get("workspace")! + walk!.walk * BYTES_PER_POSTING - 1;
+    const whole = new VersionedCache(budget);
+    expect(cacheFor("mnemoRecallWholeBranches", t.db, () => whole)).toBe(whole);
+    keepNothing("mnemoRecallPostings");
+    watch.texts.length = 0;
+    for (let round = 0; round < 20; round++) {
+      for (const [i, question] of QUESTIONS.entries()) expect(await ask(question, version)).toEqual(expected[i]);
+    }
+    // The workspace's branch, read whole once and used by every question, is never pushed out for support's.
+    expect(wholeReads(watch.texts)).toHaveLength(1);
+    expect(whole.size).toBe(1);
   });
 
   it("reads a branch whole only once its seeks cost as much: at once for a tiny one, not for one of 66 facts", async () => {

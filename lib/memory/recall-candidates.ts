@@ -82,8 +82,17 @@ const WHOLE_BUDGET = 32 * 2 ** 20;
  * and one asked now and then never walks its branches — either way about twice what
  * knowing the future would have cost at most (the ski rental's rule: rent until the
  * rent paid would have bought it). The costs are estimates in rows, not timings.
+ *
+ * That rule assumes what is bought stays. Where more branches are asked in turn than
+ * the cache of whole branches holds (a million facts, hundreds of agents), each one
+ * bought pushed out one still in use and was itself pushed out before its next
+ * question: in-process at 1M facts, a question's mean went from 1.2 ms to 2.2 ms as
+ * the branches' seeks came due. So a branch is bought only if it would still be kept
+ * when it is next asked: the time between its last two questions (`gap`) is shorter
+ * than the cache keeps an unused entry (VersionedCache.keepsFor). The branches already
+ * kept are then those asked often enough to stay, and they are not pushed out.
  */
-type BranchStats = { n: number; total: number; walk: number; sought: number };
+type BranchStats = { n: number; total: number; walk: number; sought: number; askedAt: number; gap: number };
 
 /** What one seek statement costs beyond its rows, in rows read whole (a branch read whole is ~1.7 µs a row, a seek ~100 µs). */
 const SEEK_COST = 64;
@@ -110,15 +119,23 @@ async function branchStats(
   const cache = version === undefined ? null : statsCache(db);
   const keptAt = `${version}\n${today}`;
   const kept = cache ? branches.map((branch) => cache.get(branchKey(agentId, place, branch), keptAt)) : [];
-  if (cache && kept.every((stats) => stats !== undefined)) return kept as BranchStats[];
-  const rows = await readAll<{ scope: string; ref: string } & Omit<BranchStats, "sought">>(db, STATS_SQL(branches.length), [
+  const now = performance.now();
+  const askedNow = (stats: BranchStats) => {
+    stats.gap = now - stats.askedAt;
+    stats.askedAt = now;
+    return stats;
+  };
+  if (cache && kept.every((stats) => stats !== undefined)) return (kept as BranchStats[]).map(askedNow);
+  const rows = await readAll<{ scope: string; ref: string; n: number; total: number; walk: number }>(db, STATS_SQL(branches.length), [
     today,
     ...placeArgs(agentId, place, branches),
   ]);
   return branches.map((branch, i) => {
     const row = rows.find((found) => inBranch(branch, found.scope, found.ref));
-    // A branch still kept keeps what its seeks have cost.
-    const stats = kept[i] ?? { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), walk: Number(row?.walk ?? 0), sought: 0 };
+    // A branch still kept keeps what its seeks have cost, and when it was last asked.
+    const stats = kept[i]
+      ? askedNow(kept[i])
+      : { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), walk: Number(row?.walk ?? 0), sought: 0, askedAt: now, gap: Infinity };
     cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
     return stats;
   });
@@ -126,7 +143,7 @@ async function branchStats(
 
 /** What a kept posting list costs in memory, roughly: the entry and key, and each posting's object. */
 const BYTES_PER_POSTING_LIST = 160;
-const BYTES_PER_POSTING = 48;
+export const BYTES_PER_POSTING = 48;
 /**
  * Postings kept per branch and term: the words people ask about in a place recur
  * (its subjects, its people, its tools), and a list kept is a list not read again
@@ -215,17 +232,21 @@ export async function placePostings(
   // Each branch's vocabulary if kept, read whole or for the typo rule (looked up once: each look moves it in its cache).
   const kept = branches.map((branch) => (version === undefined ? undefined : keptVocabulary(db, agentId, place, branch, version, today)));
   // A branch kept whole serves every term; one whose seeks have cost as much as reading it whole is read whole now.
-  const wholes = await Promise.all(
-    branches.map(async (branch, i) => {
-      if (version === undefined) return undefined;
-      if (kept[i]?.whole) return kept[i];
-      const { sought, walk } = stats[i];
-      if (sought === 0 || sought < walk) return undefined;
-      // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
-      stats[i].sought = 0;
-      return vocabularyOf(db, agentId, place, branch, version, today, true);
-    }),
-  );
+  const wholeOf = async (i: number, branch: RecallBranch): Promise<Vocabulary | undefined> => {
+    if (version === undefined) return undefined;
+    if (kept[i]?.whole) return kept[i];
+    const { sought, walk, gap } = stats[i];
+    if (sought === 0 || sought < walk) return undefined;
+    // Not bought if it would be pushed out before its next question; its seeks go on until it would stay.
+    // Judged as of this question's start (askedAt), so what this question itself used counts as in use.
+    if (gap >= wholeCache(db).keepsFor(walk * BYTES_PER_POSTING, stats[i].askedAt)) return undefined;
+    // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
+    stats[i].sought = 0;
+    return vocabularyOf(db, agentId, place, branch, version, today, true);
+  };
+  // One branch after another: a branch bought is kept before the next asks whether it would stay beside it.
+  const wholes: (Vocabulary | undefined)[] = [];
+  for (const [i, branch] of branches.entries()) wholes.push(await wholeOf(i, branch));
   const read = async (terms: readonly string[]) => {
     // Each branch's kept postings of a term serve as they are; only the terms some branch lacks are read.
     const missing = new Set<string>();

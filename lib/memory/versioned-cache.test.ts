@@ -29,9 +29,35 @@ describe("VersionedCache", () => {
     expect(cache.get("e", "v")).toBe(5);
   });
 
+  it("drops a key's old value when its new one is larger than the whole budget, rather than count it at its old size", () => {
+    const cache = new VersionedCache<number[]>(100);
+    const grown = [1];
+    cache.set("a", "v", grown, 10);
+    grown.push(2); // its holder grew it, and says so
+    cache.set("a", "v", grown, 101);
+    expect(cache.get("a", "v")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("tells how long a newcomer would stay unused: forever while it fits, else as long as the oldest has gone unused", () => {
+    let now = 0;
+    const cache = new VersionedCache<number>(30, () => now);
+    cache.set("a", "v", 1, 10);
+    now = 5;
+    cache.set("b", "v", 2, 10);
+    expect(cache.keepsFor(10)).toBe(Infinity); // room for it
+    expect(cache.keepsFor(31)).toBe(0); // larger than the budget: never kept
+    now = 8;
+    expect(cache.keepsFor(11)).toBe(8); // a would leave: unused since 0
+    cache.get("a", "v"); // a used at 8: b is now the oldest, unused since 5
+    now = 20;
+    expect(cache.keepsFor(11)).toBe(15);
+    expect(cache.keepsFor(11, 4)).toBeLessThan(0); // judged from before b's last use: it counts as in use
+  });
+
   it("behaves as a plain least-recently-used list through any run of sets and gets", () => {
     type Step = { set: boolean; key: number; version: number; bytes: number };
-    const step = fc.record({ set: fc.boolean(), key: fc.nat(12), version: fc.nat(2), bytes: fc.integer({ min: 1, max: 40 }) });
+    const step = fc.record({ set: fc.boolean(), key: fc.nat(12), version: fc.nat(2), bytes: fc.integer({ min: 1, max: 110 }) });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 300 }), (steps: Step[]) => {
         const budget = 100;
@@ -43,8 +69,8 @@ describe("VersionedCache", () => {
           const v = `v${version}`;
           if (set) {
             cache.set(k, v, value, bytes);
-            if (bytes > budget) return;
             model = model.filter((entry) => entry.key !== k);
+            if (bytes > budget) return;
             model.push({ key: k, version: v, value, bytes });
             while (model.reduce((sum, entry) => sum + entry.bytes, 0) > budget) model.shift();
           } else {

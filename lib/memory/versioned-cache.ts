@@ -8,7 +8,16 @@
 import type { Conn } from "@/db/client";
 
 /** An entry in the list of uses, oldest first: a use moves it to the end, eviction takes the head. */
-type Entry<V> = { key: string; version: string; value: V; bytes: number; older: Entry<V> | null; newer: Entry<V> | null };
+type Entry<V> = {
+  key: string;
+  version: string;
+  value: V;
+  bytes: number;
+  /** When it was last set or used (the cache's clock, ms). */
+  usedAt: number;
+  older: Entry<V> | null;
+  newer: Entry<V> | null;
+};
 
 /**
  * A doubly linked list beside the map rather than the map's own order: evicting from
@@ -22,7 +31,10 @@ export class VersionedCache<V> {
   private oldest: Entry<V> | null = null;
   private newest: Entry<V> | null = null;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(
+    private readonly budgetBytes: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -39,15 +51,33 @@ export class VersionedCache<V> {
     // Now the most recently used.
     this.unlink(entry);
     this.append(entry);
+    entry.usedAt = this.now();
     return entry.value;
+  }
+
+  /**
+   * How long a value of `bytes` set now would likely stay kept while unused (ms):
+   * not at all if it is larger than the budget; forever while it fits beside what is kept; else about as long as the least recently
+   * used entry has gone unused, which is the next to leave. A value asked for less
+   * often than that is pushed out before it is used again — where more is asked for in
+   * turn than the budget holds, each newcomer would push out one that is still in use,
+   * and none would ever be used twice (least recently used's weakness in a cycle).
+   * `at`: the time to judge from (this cache's clock), now by default; an entry used
+   * since then counts as in use.
+   */
+  keepsFor(bytes: number, at: number = this.now()): number {
+    if (bytes > this.budgetBytes) return 0; // never kept at all
+    if (this.bytes + bytes <= this.budgetBytes || !this.oldest) return Infinity;
+    return at - this.oldest.usedAt;
   }
 
   /** Keeps `value`, said to cost `bytes`; one larger than the whole budget is not kept. */
   set(key: string, version: string, value: V, bytes: number): void {
-    if (bytes > this.budgetBytes) return;
+    // The old value goes either way: kept, it would be counted at its old size while its holder may have grown it.
     const old = this.entries.get(key);
     if (old) this.remove(old);
-    const entry: Entry<V> = { key, version, value, bytes, older: null, newer: null };
+    if (bytes > this.budgetBytes) return;
+    const entry: Entry<V> = { key, version, value, bytes, usedAt: this.now(), older: null, newer: null };
     this.entries.set(key, entry);
     this.append(entry);
     this.bytes += bytes;
