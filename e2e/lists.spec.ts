@@ -243,4 +243,13 @@ test("sort by most recalled: chosen by keyboard, kept in the URL, announced, and
   expect(new Set(seen)).toEqual(new Set([DEMO_FACTS.anaPerson, ...ANAS]));
   await pages.getByRole("link", { name: "← Most recalled facts" }).click();
   await expect(justYou.locator("[data-range]")).toHaveText("1–25 of 51");
+
+  // Clearing the filters keeps the order she chose: a sort is not a filter.
+  await ana.getByLabel("Scope", { exact: true }).selectOption("person");
+  await ana.getByRole("button", { name: "Apply" }).click();
+  await expect(ana).toHaveURL(/[?&]scope=person(&|$)/);
+  await ana.getByRole("link", { name: "Clear filters" }).click();
+  await expect(ana).toHaveURL(/\?sort=recalled$/);
+  await expect(ana.getByLabel("Sort", { exact: true })).toHaveValue("recalled");
+  await expect(ana.getByLabel("Scope", { exact: true })).toHaveValue("");
 });

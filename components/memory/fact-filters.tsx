@@ -87,7 +87,11 @@ export function FactFilters({
           Apply
         </Button>
         {filtered ? (
-          <Link href={clearHref} className="text-sm text-brand-700 underline-offset-4 hover:underline">
+          // Filters only: the order the person chose stays (newest, the default, needs nothing in the URL).
+          <Link
+            href={params.sort && params.sort !== "newest" ? `${clearHref}?${new URLSearchParams({ sort: params.sort })}` : clearHref}
+            className="text-sm text-brand-700 underline-offset-4 hover:underline"
+          >
             Clear filters
           </Link>
         ) : null}
