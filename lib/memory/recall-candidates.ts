@@ -92,7 +92,18 @@ const WHOLE_BUDGET = 32 * 2 ** 20;
  * than the cache keeps an unused entry (VersionedCache.keepsFor). The branches already
  * kept are then those asked often enough to stay, and they are not pushed out.
  */
-type BranchStats = { n: number; total: number; walk: number; sought: number; askedAt: number; gap: number };
+type BranchStats = {
+  n: number;
+  total: number;
+  walk: number;
+  sought: number;
+  /** When a question last asked of it (performance.now() on this thread). */
+  askedAt: number;
+  /** What it cost kept whole, once it has been read whole; before that, its length says at least how much. */
+  wholeBytes?: number;
+};
+/** A question's own view of when it asked and how long since the one before (stats are shared: another question moves them on). */
+type Asked = { at: number; gap: number };
 
 /** What one seek statement costs beyond its rows, in rows read whole (a branch read whole is ~1.7 µs a row, a seek ~100 µs). */
 const SEEK_COST = 64;
@@ -115,30 +126,27 @@ async function branchStats(
   branches: readonly RecallBranch[],
   version: string | undefined,
   today: string,
-): Promise<BranchStats[]> {
+): Promise<{ stats: BranchStats[]; asked: Asked[] }> {
   const cache = version === undefined ? null : statsCache(db);
   const keptAt = `${version}\n${today}`;
   const kept = cache ? branches.map((branch) => cache.get(branchKey(agentId, place, branch), keptAt)) : [];
   const now = performance.now();
-  const askedNow = (stats: BranchStats) => {
-    stats.gap = now - stats.askedAt;
-    stats.askedAt = now;
-    return stats;
-  };
-  if (cache && kept.every((stats) => stats !== undefined)) return (kept as BranchStats[]).map(askedNow);
+  // Read and moved on at once, before any await, so this question's gap is its own.
+  const asked = kept.map((stats): Asked => ({ at: now, gap: stats ? now - stats.askedAt : Infinity }));
+  for (const stats of kept) if (stats) stats.askedAt = now;
+  if (cache && kept.every((stats) => stats !== undefined)) return { stats: kept as BranchStats[], asked };
   const rows = await readAll<{ scope: string; ref: string; n: number; total: number; walk: number }>(db, STATS_SQL(branches.length), [
     today,
     ...placeArgs(agentId, place, branches),
   ]);
-  return branches.map((branch, i) => {
+  const stats = branches.map((branch, i) => {
     const row = rows.find((found) => inBranch(branch, found.scope, found.ref));
     // A branch still kept keeps what its seeks have cost, and when it was last asked.
-    const stats = kept[i]
-      ? askedNow(kept[i])
-      : { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), walk: Number(row?.walk ?? 0), sought: 0, askedAt: now, gap: Infinity };
+    const stats = kept[i] ?? { n: Number(row?.n ?? 0), total: Number(row?.total ?? 0), walk: Number(row?.walk ?? 0), sought: 0, askedAt: now };
     cache?.set(branchKey(agentId, place, branch), keptAt, stats, 128);
     return stats;
   });
+  return { stats, asked: branches.map((_, i) => asked[i] ?? { at: now, gap: Infinity }) };
 }
 
 /** What a kept posting list costs in memory, roughly: the entry and key, and each posting's object. */
@@ -196,11 +204,14 @@ async function vocabularyOf(
   const kept = keptVocabulary(db, agentId, place, branch, version, today);
   if (kept && (kept.whole || !whole)) return kept;
   const vocabulary = await read();
-  // Read whole, each term also has its list (as a kept posting list does).
-  const perTerm = whole ? BYTES_PER_TERM + BYTES_PER_POSTING_LIST : BYTES_PER_TERM;
-  const bytes = (vocabulary.terms.length + 1) * perTerm + vocabulary.postings * BYTES_PER_POSTING;
-  (whole ? wholeCache(db) : vocabularyCache(db)).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, bytes);
+  (whole ? wholeCache(db) : vocabularyCache(db)).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, vocabularyBytes(vocabulary));
   return vocabulary;
+}
+
+/** What a vocabulary costs kept, roughly; read whole, each term also has its list (as a kept posting list does). */
+function vocabularyBytes(vocabulary: Vocabulary): number {
+  const perTerm = vocabulary.whole ? BYTES_PER_TERM + BYTES_PER_POSTING_LIST : BYTES_PER_TERM;
+  return (vocabulary.terms.length + 1) * perTerm + vocabulary.postings * BYTES_PER_POSTING;
 }
 
 /**
@@ -228,21 +239,24 @@ export async function placePostings(
   const cache = version === undefined ? null : postingsCache(db);
   const keptAt = `${version}\n${today}`;
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
-  const stats = await branchStats(db, agentId, place, branches, version, today);
+  const { stats, asked } = await branchStats(db, agentId, place, branches, version, today);
   // Each branch's vocabulary if kept, read whole or for the typo rule (looked up once: each look moves it in its cache).
   const kept = branches.map((branch) => (version === undefined ? undefined : keptVocabulary(db, agentId, place, branch, version, today)));
   // A branch kept whole serves every term; one whose seeks have cost as much as reading it whole is read whole now.
   const wholeOf = async (i: number, branch: RecallBranch): Promise<Vocabulary | undefined> => {
     if (version === undefined) return undefined;
     if (kept[i]?.whole) return kept[i];
-    const { sought, walk, gap } = stats[i];
+    const { sought, walk, wholeBytes } = stats[i];
     if (sought === 0 || sought < walk) return undefined;
     // Not bought if it would be pushed out before its next question; its seeks go on until it would stay.
-    // Judged as of this question's start (askedAt), so what this question itself used counts as in use.
-    if (gap >= wholeCache(db).keepsFor(walk * BYTES_PER_POSTING, stats[i].askedAt)) return undefined;
+    // Judged as of this question's start, so what this question itself used counts as in use.
+    const { at, gap } = asked[i];
+    if (gap >= wholeCache(db).keepsFor(wholeBytes ?? walk * BYTES_PER_POSTING, at)) return undefined;
     // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
     stats[i].sought = 0;
-    return vocabularyOf(db, agentId, place, branch, version, today, true);
+    const vocabulary = await vocabularyOf(db, agentId, place, branch, version, today, true);
+    stats[i].wholeBytes = vocabularyBytes(vocabulary);
+    return vocabulary;
   };
   // One branch after another: a branch bought is kept before the next asks whether it would stay beside it.
   const wholes: (Vocabulary | undefined)[] = [];

@@ -53,6 +53,8 @@ describe("VersionedCache", () => {
     now = 20;
     expect(cache.keepsFor(11)).toBe(15);
     expect(cache.keepsFor(11, 4)).toBeLessThan(0); // judged from before b's last use: it counts as in use
+    // Room for 25 means pushing out b and then a: as long as a, the more recently used of them, has gone unused.
+    expect(cache.keepsFor(25)).toBe(12);
   });
 
   it("behaves as a plain least-recently-used list through any run of sets and gets", () => {

@@ -58,17 +58,21 @@ export class VersionedCache<V> {
   /**
    * How long a value of `bytes` set now would likely stay kept while unused (ms): not
    * at all if it is larger than the budget; forever while it fits beside what is kept;
-   * else about as long as the least recently used entry has gone unused, which is the
-   * next to leave. A value asked for less often than that is pushed out before it is
-   * used again — where more is asked for in turn than the budget holds, each newcomer
-   * would push out one still in use, and none would ever be used twice (least recently
-   * used's weakness in a cycle). `at`: the time to judge from (this cache's clock), now
-   * by default; an entry used since then counts as in use.
+   * else about as long as the entries it would push out have gone unused (the most
+   * recently used of them, the last to leave). A value asked for less often than that
+   * is pushed out before it is used again — where more is asked for in turn than the
+   * budget holds, each newcomer would push out one still in use, and none would ever be
+   * used twice (least recently used's weakness in a cycle). `at`: the time to judge
+   * from (this cache's clock), now by default; an entry used since then counts as in use.
    */
   keepsFor(bytes: number, at: number = this.now()): number {
     if (bytes > this.budgetBytes) return 0; // never kept at all
-    if (this.bytes + bytes <= this.budgetBytes || !this.oldest) return Infinity;
-    return at - this.oldest.usedAt;
+    let room = this.budgetBytes - this.bytes;
+    let leaving = this.oldest;
+    if (room >= bytes || !leaving) return Infinity;
+    // Oldest first, as set() would push them out, until the newcomer fits.
+    for (room += leaving.bytes; room < bytes && leaving.newer; room += leaving.bytes) leaving = leaving.newer;
+    return at - leaving.usedAt;
   }
 
   /** Keeps `value`, said to cost `bytes`; one larger than the whole budget is not kept. */
