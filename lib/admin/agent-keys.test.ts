@@ -95,6 +95,10 @@ describe("agent keys", () => {
     // The expired one is revoked as of its expiry, so one key of the name is not revoked (agent_keys_live_name_idx).
     const others = (await listAgentKeys(db(), "acme", "scout")).filter((k) => k.name === "Other");
     expect(new Set(others.map((k) => k.revokedAt))).toEqual(new Set([null, "2026-01-01T00:00:00.000Z"]));
+    // And the owners' log says so, before the new key: no key is revoked without an entry.
+    const [newest, before] = await listAudit(db(), "acme");
+    expect(newest).toMatchObject({ action: "key.create", summary: "@scout's key “Other”" });
+    expect(before).toMatchObject({ action: "key.revoke", summary: "@scout's key “Other” (expired 2026-01-01; its name is used again)" });
   });
 
   it("the database itself holds one key of a name (any case) per agent among those not revoked", async () => {

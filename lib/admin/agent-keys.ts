@@ -58,7 +58,8 @@ export async function createAgentKey(
     if (taken) throw new KeyNameTaken(name);
     // An expired key of this name has not worked since its expiry: it is revoked as of then, so the
     // unique index on names of keys not revoked (agent_keys_live_name_idx) lets the name be used again.
-    await tx
+    // The log says so, as it does for every key revoked: the owner's list shows it revoked from now on.
+    const retired = await tx
       .update(agentKeys)
       .set({ revokedAt: sql`${agentKeys.expiresAt}` })
       .where(
@@ -68,7 +69,12 @@ export async function createAgentKey(
           isNull(agentKeys.revokedAt),
           lte(agentKeys.expiresAt, now),
         ),
-      );
+      )
+      .returning({ name: agentKeys.name, expiresAt: agentKeys.expiresAt });
+    for (const old of retired) {
+      const expired = old.expiresAt ? `expired ${old.expiresAt.slice(0, 10)}` : "expired";
+      await recordAudit(tx, workspaceId, actor, "key.revoke", `@${agent.handle}'s key “${old.name}” (${expired}; its name is used again)`);
+    }
     const expiresAt = options.expiresAt ?? null;
     try {
       await tx.insert(agentKeys).values({ id, agentId, name, prefix: agentKeyPrefix(key), hash: hashAgentKey(key), expiresAt });
