@@ -15,17 +15,21 @@ export function FactFilters({
   channels,
   agentName,
   workspaceName,
+  action,
   clearHref,
 }: {
   params: MemoryPageParams;
   channels: { id: string; label: string }[];
   agentName: string;
   workspaceName: string;
+  /** The page's path: the form sends its fields there. */
+  action: string;
+  /** The page without its filters, keeping the sort (load-memory-page.ts). */
   clearHref: string;
 }) {
   const filtered = Boolean(params.q || params.scope || params.channel || params.pinned || params.kept || params.source || params.recalled);
   return (
-    <UrlForm action={clearHref} focusAfter="[data-results-heading]" role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+    <UrlForm action={action} focusAfter="[data-results-heading]" role="search" aria-label="Search and filter facts" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-col gap-1.5">
         <label htmlFor="filter-q" className="text-sm font-medium text-slate-800">
           Search facts
@@ -87,11 +91,7 @@ export function FactFilters({
           Apply
         </Button>
         {filtered ? (
-          // Filters only: the order the person chose stays (newest, the default, needs nothing in the URL).
-          <Link
-            href={params.sort && params.sort !== "newest" ? `${clearHref}?${new URLSearchParams({ sort: params.sort })}` : clearHref}
-            className="text-sm text-brand-700 underline-offset-4 hover:underline"
-          >
+          <Link href={clearHref} className="text-sm text-brand-700 underline-offset-4 hover:underline">
             Clear filters
           </Link>
         ) : null}

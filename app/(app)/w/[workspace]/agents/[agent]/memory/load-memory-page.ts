@@ -77,6 +77,8 @@ export type FactGroupView = FactGroupProps & { scope: Scope };
 export type MemoryPageData = {
   /** The page's own path, without parameters. */
   base: string;
+  /** "Clear filters": the page without its filters, in the order the person chose (newest, the default, needs no parameter). */
+  clearFiltersHref: string;
   now: number;
   /** The conversations the member can read. */
   channels: ReadableChannel[];
@@ -257,6 +259,7 @@ export async function loadMemoryPage(member: Member, agent: Agent, query: Memory
   const base = `/w/${workspaceId}/agents/${agent.handle}/memory`;
   return {
     base,
+    clearFiltersHref: hrefWith(base, {}, { sort: order === "newest" ? undefined : order }),
     now,
     channels,
     places: [...channels].sort((a, b) => Number(b.isOwnDm) - Number(a.isOwnDm)).map((c) => ({ id: c.id, label: c.label })),

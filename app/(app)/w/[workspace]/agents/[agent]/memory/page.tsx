@@ -112,7 +112,7 @@ export default async function MemoryPage({ params, searchParams }: Props) {
                   <FactFilters
                     // A new form for new parameters: its fields show the URL's values after back and forward too.
                     key={JSON.stringify([query.q, query.scope, query.channel, query.pinned, query.kept, query.source, query.recalled, query.sort])}
-                    params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} clearHref={page.base} />
+                    params={query} channels={page.channels} agentName={agent.name} workspaceName={member.workspace.name} action={page.base} clearHref={page.clearFiltersHref} />
                   {page.groups.map((group) => (
                     <FactGroup key={group.scope} {...group} />
                   ))}
