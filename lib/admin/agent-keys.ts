@@ -72,8 +72,9 @@ export async function createAgentKey(
       )
       .returning({ name: agentKeys.name, expiresAt: agentKeys.expiresAt });
     for (const old of retired) {
-      const expired = old.expiresAt ? `expired ${old.expiresAt.slice(0, 10)}` : "expired";
-      await recordAudit(tx, workspaceId, actor, "key.revoke", `@${agent.handle}'s key “${old.name}” (${expired}; its name is used again)`);
+      // Only keys with an expiry that has passed are retired.
+      const expired = old.expiresAt!.slice(0, 10);
+      await recordAudit(tx, workspaceId, actor, "key.revoke", `@${agent.handle}'s key “${old.name}” (expired ${expired}; its name is used again)`);
     }
     const expiresAt = options.expiresAt ?? null;
     try {
