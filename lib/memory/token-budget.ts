@@ -13,6 +13,7 @@
 import { createRequire } from "node:module";
 import type { StoredFact } from "./fact-columns";
 import { SECTION_HEAD, sectionLine, type SectionFact } from "./prompt-section";
+import { rowMemo } from "./row-memo";
 
 export const TOKENIZER = "o200k_base";
 
@@ -39,23 +40,22 @@ const sectionHeadTokens = () => (headTokens ??= countTokens(SECTION_HEAD));
 export type SizedLine = { line: string; last: number; inside: number };
 
 // Kept with the fact while recall keeps its row (recall-candidates.ts), and by the line's text for rows read afresh.
-const sizedFacts = new WeakMap<StoredFact, SizedLine>();
+const SIZED = Symbol("sizedLine");
 const sized = new Map<string, SizedLine>();
 /** Lines whose sizes are kept by text (~200 bytes each); past this many the list starts again. */
 const MAX_SIZED = 50_000;
 
 export function sizedLine(fact: StoredFact): SizedLine {
-  let known = sizedFacts.get(fact);
-  if (known) return known;
-  const line = sectionLine(fact);
-  known = (fact.lineSize != null ? fromStored(fact.lineSize, line) : undefined) ?? sized.get(line);
-  if (!known) {
-    known = count(line);
-    if (sized.size >= MAX_SIZED) sized.clear();
-    sized.set(line, known);
-  }
-  sizedFacts.set(fact, known);
-  return known;
+  return rowMemo(fact, SIZED, () => {
+    const line = sectionLine(fact);
+    let known = (fact.lineSize != null ? fromStored(fact.lineSize, line) : undefined) ?? sized.get(line);
+    if (!known) {
+      known = count(line);
+      if (sized.size >= MAX_SIZED) sized.clear();
+      sized.set(line, known);
+    }
+    return known;
+  });
 }
 
 function count(line: string): SizedLine {

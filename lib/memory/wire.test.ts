@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type FactRow } from "./rules";
 import { MANY, REFS, channelId, exampleFact, personId, scope, workspaceId } from "./test-facts";
-import { toMemory } from "./wire";
+import { memoryJsonOpen, toMemory } from "./wire";
 
 describe("toMemory", () => {
   const row: fc.Arbitrary<FactRow> = fc.record({
@@ -65,5 +65,15 @@ describe("toMemory", () => {
     const base = { ...releases, pinned: 1 as unknown as boolean };
     expect(toMemory(base).pinned).toBe(true);
     expect(toMemory({ ...base, pinned: 0 as unknown as boolean }).pinned).toBe(false);
+  });
+
+  it("memoryJsonOpen is made once per row, and a copy of the row with other text gets JSON of its own", () => {
+    const row = exampleFact("releases", "acme", "workspace", "", "Releases go out on Thursdays.");
+    const json = memoryJsonOpen(row);
+    expect(JSON.parse(`${json}}`)).toEqual(toMemory(row));
+    expect(memoryJsonOpen(row)).toBe(json);
+    const corrected = { ...row, body: "Releases go out on Fridays." };
+    expect(JSON.parse(`${memoryJsonOpen(corrected)}}`).body).toBe("Releases go out on Fridays.");
+    expect(Object.keys(row)).toEqual(Object.keys(corrected));
   });
 });

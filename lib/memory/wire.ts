@@ -5,6 +5,7 @@
  * so an odd row never leaves the server in a shape the document does not promise.
  */
 import type { Memory } from "@/lib/validation/agent-api";
+import { rowMemo } from "./row-memo";
 import { SCOPES, type FactRow } from "./rules";
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], fallback: T): T {
@@ -35,14 +36,9 @@ export function toMemory(row: FactRow): Memory {
 }
 
 // Kept with the row object: recall keeps a row per agent memory version (recall-candidates.ts), so its JSON is made once.
-const keptJson = new WeakMap<FactRow, string>();
+const OPEN_JSON = Symbol("memoryJsonOpen");
 
 /** toMemory(row) as JSON without its closing brace, so a receipt can follow it. */
 export function memoryJsonOpen(row: FactRow): string {
-  let json = keptJson.get(row);
-  if (json === undefined) {
-    json = JSON.stringify(toMemory(row)).slice(0, -1);
-    keptJson.set(row, json);
-  }
-  return json;
+  return rowMemo(row, OPEN_JSON, () => JSON.stringify(toMemory(row)).slice(0, -1));
 }
