@@ -2,7 +2,8 @@
  * A place asked again and again stops seeking postings: once a branch's seeks have
  * cost what reading it whole would, it is read whole (once per memory version and day)
  * and every later question's postings come from what was kept — with answers, scores
- * and receipts exactly those of seeking, and nothing kept across a change.
+ * and receipts exactly those of seeking, and nothing kept across a change. The rows
+ * its questions match are kept once a second question reads them.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readOne, type Db } from "@/db/client";
@@ -176,5 +177,21 @@ describe("a place asked again and again", () => {
     for (const question of QUESTIONS.slice(0, 2)) await ask(question, version);
     expect(wholeReads(watch.texts)).toHaveLength(1);
     expect(seeks(watch.texts)).toHaveLength(2);
+  });
+
+  it("keeps a matched fact's row from the second question that reads it on, not on its first read", async () => {
+    const version = await versionNow();
+    // As an agent asks: without the preview's list of every fact left out (which reads every row).
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const agentAsks = async (question: string) => flatRanked(await recallRanked(t.db, "scout", place, { question, version }));
+    const bySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
+    const expected = flatRanked(await recallRanked(t.db, "scout", place, { question: "Priya approval" }));
+    expect(expected.facts.filter((fact) => fact.why.matched.includes("priya"))).toHaveLength(8);
+    watch.texts.length = 0;
+    for (let i = 0; i < 2; i++) expect(await agentAsks("Priya approval")).toEqual(expected);
+    // Read on each of the first two questions; kept from the second, so the third reads no row by seq.
+    expect(bySeq(watch.texts)).toHaveLength(2);
+    expect(await agentAsks("Priya approval")).toEqual(expected);
+    expect(bySeq(watch.texts)).toHaveLength(2);
   });
 });

@@ -403,9 +403,25 @@ export type FactsToRead = {
  * fact); any change to the agent's facts changes the version, and the rule is checked
  * again for every fact on its way to the answer (ranking.ts).
  */
-type KeptRows = { bySeq: Map<number, StoredFact>; pinned: Map<string, number[]>; newest: Map<string, number[]> };
+type KeptRows = {
+  bySeq: Map<number, StoredFact>;
+  pinned: Map<string, number[]>;
+  newest: Map<string, number[]>;
+  /**
+   * Facts a question matched (by words or meaning) and read once under this version:
+   * such a row is kept only when a later question reads it again. Every place's pinned
+   * facts and recency list serve each question, but which facts a question matches
+   * depends on the question: where few of them recur (a million facts, hundreds of
+   * agents) each row kept on its first read was held only to be pushed out unused, and
+   * the collector copied every one of them twice on the way (BENCHMARKS.md). A seq is
+   * a small integer, so this set costs the collector nothing per entry.
+   */
+  readOnce: Set<number>;
+};
 /** What a kept row costs in memory, roughly: its object and strings. */
 const BYTES_PER_ROW = 1024;
+/** What a seq in readOnce costs, roughly: its slot in the set's table. */
+const BYTES_PER_SEQ = 16;
 const ROWS_BUDGET = 32 * 2 ** 20;
 
 function rowsCache(db: Conn): VersionedCache<KeptRows> {
@@ -428,7 +444,7 @@ export async function readCandidates(
   const cache = version === undefined || want.all ? null : rowsCache(db);
   const key = `${agentId}\n${place.workspaceId}`;
   const keptAt = `${version}\n${today}`;
-  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map() };
+  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map(), readOnce: new Set() };
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
 
   const bySeq = new Map<number, StoredFact>();
@@ -438,18 +454,20 @@ export async function readCandidates(
     bySeq.set(seq, fact);
     seqOf.set(fact, seq);
   };
-  /** Rows read, as kept facts (one object per fact for the version's life). */
-  const stored = (rows: SeqRow[]) =>
+  /** Rows read, as kept facts (one object per fact for the version's life); `matched` rows are kept on their second read. */
+  const stored = (rows: SeqRow[], matched = false) =>
     rows.map(({ seq, ...row }) => {
       const fact = kept.bySeq.get(seq) ?? (row as unknown as StoredFact);
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
-      kept.bySeq.set(seq, fact);
+      if (kept.bySeq.has(seq)) return { seq, fact };
+      if (!matched || kept.readOnce.delete(seq)) kept.bySeq.set(seq, fact);
+      else kept.readOnce.add(seq);
       return { seq, fact };
     });
   /** Rows read, each a candidate of this answer. */
-  const take = (rows: SeqRow[]) => {
-    const read = stored(rows);
+  const take = (rows: SeqRow[], matched = false) => {
+    const read = stored(rows, matched);
     for (const { seq, fact } of read) keep(seq, fact);
     return read;
   };
@@ -474,8 +492,8 @@ export async function readCandidates(
       if (fact) keep(seq, fact);
       else missing.push(seq);
     }
-    if (missing.length) take(await readRows(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]));
-    if (want.nearest.length) take(await readRows(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]));
+    if (missing.length) take(await readRows(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]), true);
+    if (want.nearest.length) take(await readRows(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]), true);
     if (want.newest > 0) {
       const depth = Math.max(want.newest, want.newestDepth);
       const newestKeys = keys.map((branch) => `${branch}\n${depth}`);
@@ -503,6 +521,6 @@ export async function readCandidates(
       }
     }
   }
-  cache?.set(key, keptAt, kept, (kept.bySeq.size + 1) * BYTES_PER_ROW);
+  cache?.set(key, keptAt, kept, (kept.bySeq.size + 1) * BYTES_PER_ROW + kept.readOnce.size * BYTES_PER_SEQ);
   return { facts: [...bySeq.values()], seqOf };
 }
