@@ -194,4 +194,23 @@ describe("a place asked again and again", () => {
     expect(await agentAsks("Priya approval")).toEqual(expected);
     expect(bySeq(watch.texts)).toHaveLength(2);
   });
+
+  it("counts a row matched by words and by meaning in one question as one read", async () => {
+    const version = await versionNow();
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    // Every fact the words match, the answer's and those left out: more than the answer holds, so no recency fill is read.
+    const all = await ask("Priya approval");
+    const matched = [...all.facts, ...all.leftOut].filter((fact) => fact.why.matched.length);
+    expect(matched.length).toBeGreaterThan(40);
+    // Meaning finds the same facts the words do, as an embeddings provider would for this question.
+    const meaning = async () => matched.map((fact, i) => ({ id: fact.id, similarity: 1 - i / 1000 }));
+    const bySeq = () => watch.texts.filter((text) => text.includes("ON facts.seq = j.value"));
+    watch.texts.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const answer = await recallRanked(t.db, "scout", place, { question: "Priya approval", version, meaning });
+      expect(answer.ranking).toBe("question");
+    }
+    // Read by seq on the first two questions (the first read, then the second that keeps them); none on the third.
+    expect(bySeq()).toHaveLength(2);
+  });
 });

@@ -461,6 +461,8 @@ export async function readCandidates(
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
       if (kept.bySeq.has(seq)) return { seq, fact };
+      // Read already by this question (matched by words and by meaning alike): one read, not its second.
+      if (matched && bySeq.has(seq)) return { seq, fact };
       if (!matched || kept.readOnce.delete(seq)) kept.bySeq.set(seq, fact);
       else kept.readOnce.add(seq);
       return { seq, fact };

@@ -71,9 +71,16 @@ describe("toMemory", () => {
     const row = exampleFact("releases", "acme", "workspace", "", "Releases go out on Thursdays.");
     const json = memoryJsonOpen(row);
     expect(JSON.parse(`${json}}`)).toEqual(toMemory(row));
+    // Kept with the row: rows are never changed once read, so a change in place (which no caller makes) is not seen.
+    const body = row.body;
+    row.body = "Releases go out whenever.";
     expect(memoryJsonOpen(row)).toBe(json);
+    row.body = body;
+    // A copy (a corrected fact is a new row) makes its own: the kept JSON is not enumerable, so no spread carries it.
     const corrected = { ...row, body: "Releases go out on Fridays." };
     expect(JSON.parse(`${memoryJsonOpen(corrected)}}`).body).toBe("Releases go out on Fridays.");
-    expect(Object.keys(row)).toEqual(Object.keys(corrected));
+    const kept = Object.getOwnPropertySymbols(row);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((key) => !Object.getOwnPropertyDescriptor(row, key)!.enumerable)).toBe(true);
   });
 });
