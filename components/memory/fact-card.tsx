@@ -69,7 +69,14 @@ export function FactCard({ fact }: { fact: FactView }) {
     if (pinPending) return;
     setError(null);
     // Focus stays on Pin/Unpin, also when the refreshed card replaces this one.
-    focusSoon(() => factElement(fact.id, "pin"));
+    focusSoon(() => factElement(fact.id, "pin"), {
+      // Tab on to Edit before the refreshed card arrives: focus stays on Edit in the new card.
+      follow: (moved) => {
+        const control = moved.dataset.focus;
+        const inCard = moved.closest<HTMLElement>("li[data-fact-id]")?.dataset.factId === fact.id;
+        return inCard && (control === "edit" || control === "pin") ? () => factElement(fact.id, control) : null;
+      },
+    });
     startPin(async () => {
       setOptimisticPinned(!pinned);
       const result = await actions.pinFact({ ...target, pinned: !pinned });

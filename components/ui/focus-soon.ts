@@ -15,15 +15,30 @@ function lost(): boolean {
   return !active || active === document.body || !active.isConnected;
 }
 
-export function focusSoon(find: () => HTMLElement | null, options: { onGiveUp?: () => void } = {}): void {
+export type FocusSoonOptions = {
+  onGiveUp?: () => void;
+  /**
+   * Where the person moves on to may be replaced too (Tab from Pin to Edit just before
+   * the refreshed card arrives): given the element they moved to, how to find it again
+   * once replaced — or null to let it go.
+   */
+  follow?: (moved: HTMLElement) => (() => HTMLElement | null) | null;
+};
+
+export function focusSoon(find: () => HTMLElement | null, options: FocusSoonOptions = {}): void {
   current?.cancel();
   const started = performance.now();
   let placed: HTMLElement | null = null;
   let frame = 0;
   const step = () => {
     const active = document.activeElement;
-    // The person moved on (Tab, a click): their choice wins.
-    if (placed && active !== placed && !lost()) return stop();
+    // The person moved on (Tab, a click): their choice wins — and is kept through a replacement if `follow` can find it.
+    if (placed && active !== placed && !lost()) {
+      const next = options.follow?.(active as HTMLElement);
+      if (!next) return stop();
+      find = next;
+      placed = active as HTMLElement;
+    }
     const target = find();
     if (target === active) placed = target;
     else if (target && (placed === null || lost())) {
