@@ -461,8 +461,6 @@ export async function readCandidates(
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
       if (kept.bySeq.has(seq)) return { seq, fact };
-      // Read already by this question (matched by words and by meaning alike): one read, not its second.
-      if (matched && bySeq.has(seq)) return { seq, fact };
       if (!matched || kept.readOnce.delete(seq)) kept.bySeq.set(seq, fact);
       else kept.readOnce.add(seq);
       return { seq, fact };
@@ -495,7 +493,11 @@ export async function readCandidates(
       else missing.push(seq);
     }
     if (missing.length) take(await readRows(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]), true);
-    if (want.nearest.length) take(await readRows(db, BY_ID_SQL(n), [JSON.stringify(want.nearest), ...flat]), true);
+    // Meaning's nearest not taken already (pinned, or matched by words too): a fact is read once per question, so a
+    // matched row's first read is never counted as its second.
+    const taken = new Set([...bySeq.values()].map((fact) => fact.id));
+    const nearestUnread = want.nearest.filter((id) => !taken.has(id));
+    if (nearestUnread.length) take(await readRows(db, BY_ID_SQL(n), [JSON.stringify(nearestUnread), ...flat]), true);
     if (want.newest > 0) {
       const depth = Math.max(want.newest, want.newestDepth);
       const newestKeys = keys.map((branch) => `${branch}\n${depth}`);
