@@ -73,7 +73,7 @@ export function FactCard({ fact }: { fact: FactView }) {
       // Tab on to Edit before the refreshed card arrives: focus stays on Edit in the new card.
       follow: (moved) => {
         const control = moved.dataset.focus;
-        const inCard = moved.closest<HTMLElement>("li[data-fact-id]")?.dataset.factId === fact.id;
+        const inCard = factElement(fact.id)?.contains(moved);
         return inCard && (control === "edit" || control === "pin") ? () => factElement(fact.id, control) : null;
       },
     });

@@ -41,6 +41,7 @@ function watchTexts(db: Db): { texts: string[]; stop: () => void } {
   return { texts, stop: watchReads(db, (text) => texts.push(text)) };
 }
 const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
+const readsBySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
 const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
 
 /** The versions recall is kept under, as the API reads them with the key (lib/api/auth.ts). */
@@ -184,15 +185,14 @@ describe("a place asked again and again", () => {
     // As an agent asks: without the preview's list of every fact left out (which reads every row).
     const { place } = await derivePlace(t.db, "acme", "support", "ana");
     const agentAsks = async (question: string) => flatRanked(await recallRanked(t.db, "scout", place, { question, version }));
-    const bySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
     const expected = flatRanked(await recallRanked(t.db, "scout", place, { question: "Priya approval" }));
     expect(expected.facts.filter((fact) => fact.why.matched.includes("priya"))).toHaveLength(8);
     watch.texts.length = 0;
     for (let i = 0; i < 2; i++) expect(await agentAsks("Priya approval")).toEqual(expected);
     // Read on each of the first two questions; kept from the second, so the third reads no row by seq.
-    expect(bySeq(watch.texts)).toHaveLength(2);
+    expect(readsBySeq(watch.texts)).toHaveLength(2);
     expect(await agentAsks("Priya approval")).toEqual(expected);
-    expect(bySeq(watch.texts)).toHaveLength(2);
+    expect(readsBySeq(watch.texts)).toHaveLength(2);
   });
 
   it("counts a row matched by words and by meaning in one question as one read", async () => {
@@ -204,13 +204,12 @@ describe("a place asked again and again", () => {
     expect(matched.length).toBeGreaterThan(40);
     // Meaning finds the same facts the words do, as an embeddings provider would for this question.
     const meaning = async () => matched.map((fact, i) => ({ id: fact.id, similarity: 1 - i / 1000 }));
-    const bySeq = () => watch.texts.filter((text) => text.includes("ON facts.seq = j.value"));
     watch.texts.length = 0;
     for (let i = 0; i < 3; i++) {
       const answer = await recallRanked(t.db, "scout", place, { question: "Priya approval", version, meaning });
       expect(answer.ranking).toBe("question");
     }
     // Read by seq on the first two questions (the first read, then the second that keeps them); none on the third.
-    expect(bySeq()).toHaveLength(2);
+    expect(readsBySeq(watch.texts)).toHaveLength(2);
   });
 });
