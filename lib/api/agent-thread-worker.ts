@@ -17,7 +17,9 @@ const port = parentPort!;
 // Before the first question, as the server does at its start (instrumentation.ts).
 loadTokenizer();
 
-async function answer(job: Exclude<ToThread, { close: true }>): Promise<FromThread> {
+type Job = Extract<ToThread, { id: number }>;
+
+async function answer(job: Job): Promise<FromThread> {
   const { id } = job;
   try {
     if ("recall" in job) {
@@ -41,7 +43,16 @@ const closeWhenIdle = () => {
   port.close();
 };
 
+// Raised by the serving thread's kill(): read before each message, so the thread ends between statements.
+let ending: Int32Array | null = null;
+
 port.on("message", async (message: ToThread) => {
+  if (ending && Atomics.load(ending, 0) === 1) process.exit(1);
+  if ("ending" in message) {
+    ending = message.ending;
+    return;
+  }
+  if ("end" in message) return;
   if ("close" in message) {
     closing = true;
     return closeWhenIdle();

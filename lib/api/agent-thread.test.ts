@@ -248,6 +248,25 @@ describe("the agent thread", () => {
     expect(thread().answered).toBe(after + 1);
   });
 
+  it("dies idle too: a kill with no job held ends it, and it rests", async () => {
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const expected = await answeredHere(input);
+    const before = thread().answered;
+    expect(await answered(input)).toBe(expected);
+    expect(thread().answered).toBe(before + 1);
+    // Nothing held: the thread ends on the message kill() sends, not on a job.
+    await thread().kill();
+    expect(thread().start()).toBe(false);
+    expect(await answered(input)).toBe(expected);
+    expect(thread().answered).toBe(before + 1);
+    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
+    try {
+      expect(thread().start()).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it("ends when closed, after answering what it holds, and is not started again", async () => {
     const input = { channel: "support", asker: "ana", q: "refund approval" };
     const expected = await answeredHere(input);

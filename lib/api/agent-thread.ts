@@ -42,8 +42,16 @@ export type ThreadQuestion = { agent: AgentContext; input: RecallInput; today: s
 /** A fact to keep: what rememberOnThisThread takes. */
 export type ThreadRemember = { agent: AgentContext; input: RememberInput };
 
-/** A job, and what the thread answers it with; a recall answer's bytes are moved, not copied, between threads. */
-export type ToThread = { id: number; recall: ThreadQuestion } | { id: number; remember: ThreadRemember } | { close: true };
+/**
+ * A job, and what the thread answers it with; a recall answer's bytes are moved, not copied, between threads.
+ * `ending` is the first message a thread gets: the flag kill() raises (one Int32 shared by both threads).
+ */
+export type ToThread =
+  | { id: number; recall: ThreadQuestion }
+  | { id: number; remember: ThreadRemember }
+  | { close: true }
+  | { ending: Int32Array }
+  | { end: true };
 export type FromThread = { id: number } & (
   | { recalled: KeptRecall }
   | { remembered: RememberAnswer }
@@ -69,6 +77,8 @@ function spawn(): Worker {
 
 export class AgentThread {
   private worker: Worker | null = null;
+  /** Raised by kill(): the thread ends itself before its next message (agent-thread-worker.ts). */
+  private ending = new Int32Array(new SharedArrayBuffer(4));
   private lastId = 0;
   private readonly waiting = new Map<number, Waiting>();
   private restingUntil = 0;
@@ -99,6 +109,8 @@ export class AgentThread {
       if (!this.closed) this.rest(new Error("the agent thread exited"));
       for (const id of [...this.waiting.keys()]) this.answerHere(id);
     });
+    this.ending = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ ending: this.ending } satisfies ToThread);
     this.worker = worker;
     this.restingUntil = 0;
     return true;
@@ -146,9 +158,19 @@ export class AgentThread {
     });
   }
 
-  /** Ends the thread at once, as a crash would (tests). */
+  /**
+   * Ends the thread as a crash would, leaving the jobs it holds unanswered (tests). Not by
+   * terminate(): stopped inside a statement, the driver's native code panics and takes the
+   * whole process down. The thread ends itself between statements instead: before the next
+   * message it reads, a job or the `end` sent here for an idle thread.
+   */
   async kill(): Promise<void> {
-    await this.worker?.terminate();
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once("exit", resolve));
+    Atomics.store(this.ending, 0, 1);
+    worker.postMessage({ end: true } satisfies ToThread);
+    await exited;
   }
 
   private settle(reply: FromThread): void {
