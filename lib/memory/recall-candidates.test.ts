@@ -13,7 +13,7 @@ import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
-import { BYTES_PER_POSTING } from "./recall-candidates";
+import { BYTES_PER_POSTING, BYTES_PER_ROW } from "./recall-candidates";
 import { VersionedCache, cacheFor, dropAllKept } from "./versioned-cache";
 
 const t = tempDbForTests({ demo: true, each: true });
@@ -42,6 +42,7 @@ function watchTexts(db: Db): { texts: string[]; stop: () => void } {
 }
 const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
 const readsBySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
+const listReads = (texts: string[]) => texts.filter((text) => text.includes("AND pinned = 1)") || text.includes("AND pinned = 0"));
 const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
 
 /** The versions recall is kept under, as the API reads them with the key (lib/api/auth.ts). */
@@ -193,6 +194,34 @@ describe("a place asked again and again", () => {
     expect(readsBySeq(watch.texts)).toHaveLength(2);
     expect(await agentAsks("Priya approval")).toEqual(expected);
     expect(readsBySeq(watch.texts)).toHaveLength(2);
+  });
+
+  it("keeps a matched row only in room to spare, never at the cost of the pinned and newest rows every question reads", async () => {
+    const version = await versionNow();
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const agentAsks = async () => flatRanked(await recallRanked(t.db, "scout", place, { question: "Max", version }));
+    const expected = flatRanked(await recallRanked(t.db, "scout", place, { question: "Max" }));
+    expect(expected.facts.filter((fact) => fact.why.matched.includes("max")).length).toBeGreaterThanOrEqual(8);
+    // What the place's rows cost kept after one question: its pinned and newest rows, and the matched seqs read once.
+    let firstBytes = 0;
+    class Recording extends VersionedCache<unknown> {
+      override set(key: string, keptAt: string, value: unknown, bytes: number) {
+        firstBytes ||= bytes;
+        super.set(key, keptAt, value, bytes);
+      }
+    }
+    expect(cacheFor("mnemoRecallRows", t.db, () => new Recording(2 ** 30))).toBeInstanceOf(Recording);
+    expect(await agentAsks()).toEqual(expected);
+    // Max's facts are among the oldest: not in the newest rows kept for the recency fill, so matched rows of their own.
+    // Asked afresh with just less room than one more row: the matched rows must wait, and nothing leaves.
+    dropAllKept();
+    const tight = new VersionedCache(firstBytes + BYTES_PER_ROW - 1);
+    expect(cacheFor("mnemoRecallRows", t.db, () => tight)).toBe(tight);
+    watch.texts.length = 0;
+    for (let i = 0; i < 3; i++) expect(await agentAsks()).toEqual(expected);
+    // The pinned and the newest rows read by the first question only, and kept; the matched rows read by every question.
+    expect(listReads(watch.texts)).toHaveLength(2);
+    expect(readsBySeq(watch.texts)).toHaveLength(3);
   });
 
   it("counts a row matched by words and by meaning in one question as one read", async () => {

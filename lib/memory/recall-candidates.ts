@@ -409,7 +409,8 @@ type KeptRows = {
   newest: Map<string, number[]>;
   /**
    * Facts a question matched (by words or meaning) and read once under this version:
-   * such a row is kept only when a later question reads it again. Every place's pinned
+   * such a row is kept only when a later question reads it again (and there is room to
+   * spare: readCandidates). Every place's pinned
    * facts and recency list serve each question, but which facts a question matches
    * depends on the question: where few of them recur (a million facts, hundreds of
    * agents) each row kept on its first read was held only to be pushed out unused, and
@@ -419,7 +420,7 @@ type KeptRows = {
   readOnce: Set<number>;
 };
 /** What a kept row costs in memory, roughly: its object and strings. */
-const BYTES_PER_ROW = 1024;
+export const BYTES_PER_ROW = 1024;
 /** What a seq in readOnce costs, roughly: its slot in the set's table. */
 const BYTES_PER_SEQ = 16;
 const ROWS_BUDGET = 32 * 2 ** 20;
@@ -454,15 +455,39 @@ export async function readCandidates(
     bySeq.set(seq, fact);
     seqOf.set(fact, seq);
   };
-  /** Rows read, as kept facts (one object per fact for the version's life); `matched` rows are kept on their second read. */
+  /**
+   * What this question added to the place's kept rows so far. A matched row (and a seq
+   * read once) is kept only in room the budget has to spare beside all that: it never
+   * pushes anything out. Pinned and newest rows serve every question asked in the place,
+   * a matched row only a later question that matches it again; at a million facts,
+   * where the places asked in turn fill the budget, matched rows pushing out whole
+   * entries made 18 % of questions read and size every row again (BENCHMARKS.md).
+   */
+  let added = 0;
+  const roomFor = (bytes: number) => !cache || cache.keepsFor(added + bytes) === Infinity;
+  /**
+   * Rows read, as kept facts (one object per fact for the version's life): pinned and
+   * newest rows at once; `matched` rows on their second read, in room to spare.
+   */
   const stored = (rows: SeqRow[], matched = false) =>
     rows.map(({ seq, ...row }) => {
       const fact = kept.bySeq.get(seq) ?? (row as unknown as StoredFact);
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
       if (kept.bySeq.has(seq)) return { seq, fact };
-      if (!matched || kept.readOnce.delete(seq)) kept.bySeq.set(seq, fact);
-      else kept.readOnce.add(seq);
+      if (!matched) {
+        kept.bySeq.set(seq, fact);
+        added += BYTES_PER_ROW;
+      } else if (kept.readOnce.has(seq)) {
+        if (roomFor(BYTES_PER_ROW)) {
+          kept.readOnce.delete(seq);
+          kept.bySeq.set(seq, fact);
+          added += BYTES_PER_ROW;
+        }
+      } else if (roomFor(BYTES_PER_SEQ)) {
+        kept.readOnce.add(seq);
+        added += BYTES_PER_SEQ;
+      }
       return { seq, fact };
     });
   /** Rows read, each a candidate of this answer. */
