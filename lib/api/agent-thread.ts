@@ -77,8 +77,8 @@ function spawn(): Worker {
 
 export class AgentThread {
   private worker: Worker | null = null;
-  /** Raised by kill(): the thread ends itself before its next message (agent-thread-worker.ts). */
-  private ending = new Int32Array(new SharedArrayBuffer(4));
+  /** The running thread's flag, raised by kill(): it ends itself before its next message (agent-thread-worker.ts). */
+  private ending: Int32Array | null = null;
   private lastId = 0;
   private readonly waiting = new Map<number, Waiting>();
   private restingUntil = 0;
@@ -91,8 +91,10 @@ export class AgentThread {
     if (this.closed || Date.now() < this.restingUntil) return false;
     if (this.worker) return true;
     let worker: Worker;
+    const ending = new Int32Array(new SharedArrayBuffer(4));
     try {
       worker = spawn();
+      worker.postMessage({ ending } satisfies ToThread);
     } catch (error) {
       this.rest(error);
       return false;
@@ -109,8 +111,7 @@ export class AgentThread {
       if (!this.closed) this.rest(new Error("the agent thread exited"));
       for (const id of [...this.waiting.keys()]) this.answerHere(id);
     });
-    this.ending = new Int32Array(new SharedArrayBuffer(4));
-    worker.postMessage({ ending: this.ending } satisfies ToThread);
+    this.ending = ending;
     this.worker = worker;
     this.restingUntil = 0;
     return true;
@@ -165,10 +166,10 @@ export class AgentThread {
    * message it reads, a job or the `end` sent here for an idle thread.
    */
   async kill(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
+    const { worker, ending } = this;
+    if (!worker || !ending) return;
     const exited = new Promise((resolve) => worker.once("exit", resolve));
-    Atomics.store(this.ending, 0, 1);
+    Atomics.store(ending, 0, 1);
     worker.postMessage({ end: true } satisfies ToThread);
     await exited;
   }

@@ -213,15 +213,18 @@ describe("a place asked again and again", () => {
     expect(cacheFor("mnemoRecallRows", t.db, () => new Recording(2 ** 30))).toBeInstanceOf(Recording);
     expect(await agentAsks()).toEqual(expected);
     // Max's facts are among the oldest: not in the newest rows kept for the recency fill, so matched rows of their own.
-    // Asked afresh with just less room than one more row: the matched rows must wait, and nothing leaves.
+    // Asked afresh with just less room than one more row beside another place's rows: the matched rows must wait, and
+    // nothing leaves.
     dropAllKept();
-    const tight = new VersionedCache(firstBytes + BYTES_PER_ROW - 1);
+    const tight = new VersionedCache(firstBytes + 4 * BYTES_PER_ROW + BYTES_PER_ROW - 1);
     expect(cacheFor("mnemoRecallRows", t.db, () => tight)).toBe(tight);
+    tight.set("another place", "v1", "its rows", 4 * BYTES_PER_ROW);
     watch.texts.length = 0;
     for (let i = 0; i < 3; i++) expect(await agentAsks()).toEqual(expected);
     // The pinned and the newest rows read by the first question only, and kept; the matched rows read by every question.
     expect(listReads(watch.texts)).toHaveLength(2);
     expect(readsBySeq(watch.texts)).toHaveLength(3);
+    expect(tight.get("another place", "v1")).toBe("its rows");
   });
 
   it("counts a row matched by words and by meaning in one question as one read", async () => {

@@ -418,11 +418,15 @@ type KeptRows = {
    * a small integer, so this set costs the collector nothing per entry.
    */
   readOnce: Set<number>;
+  /** What the cache counts this entry at (keptBytes at its last set); 0 before it is kept. */
+  bytes: number;
 };
 /** What a kept row costs in memory, roughly: its object and strings. */
 export const BYTES_PER_ROW = 1024;
 /** What a seq in readOnce costs, roughly: its slot in the set's table. */
 const BYTES_PER_SEQ = 16;
+/** What a place's kept rows cost, as the cache counts them. */
+const keptBytes = (kept: KeptRows) => (kept.bySeq.size + 1) * BYTES_PER_ROW + kept.readOnce.size * BYTES_PER_SEQ;
 const ROWS_BUDGET = 32 * 2 ** 20;
 
 function rowsCache(db: Conn): VersionedCache<KeptRows> {
@@ -445,7 +449,7 @@ export async function readCandidates(
   const cache = version === undefined || want.all ? null : rowsCache(db);
   const key = `${agentId}\n${place.workspaceId}`;
   const keptAt = `${version}\n${today}`;
-  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map(), readOnce: new Set() };
+  const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map(), readOnce: new Set(), bytes: 0 };
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
 
   const bySeq = new Map<number, StoredFact>();
@@ -455,19 +459,12 @@ export async function readCandidates(
     bySeq.set(seq, fact);
     seqOf.set(fact, seq);
   };
-  /**
-   * What this question added to the place's kept rows so far. A matched row (and a seq
-   * read once) is kept only in room the budget has to spare beside all that: it never
-   * pushes anything out. Pinned and newest rows serve every question asked in the place,
-   * a matched row only a later question that matches it again; at a million facts,
-   * where the places asked in turn fill the budget, matched rows pushing out whole
-   * entries made 18 % of questions read and size every row again (BENCHMARKS.md).
-   */
-  let added = 0;
-  const roomFor = (bytes: number) => !cache || cache.keepsFor(added + bytes) === Infinity;
+  /** Matched rows read a second time, and seqs read the first: they wait for room to spare (see the end). */
+  const secondReads: { seq: number; fact: StoredFact }[] = [];
+  const firstReads: number[] = [];
   /**
    * Rows read, as kept facts (one object per fact for the version's life): pinned and
-   * newest rows at once; `matched` rows on their second read, in room to spare.
+   * newest rows at once; `matched` rows from their second read, in room to spare.
    */
   const stored = (rows: SeqRow[], matched = false) =>
     rows.map(({ seq, ...row }) => {
@@ -475,19 +472,9 @@ export async function readCandidates(
       // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
       fact.pinned = !!row.pinned;
       if (kept.bySeq.has(seq)) return { seq, fact };
-      if (!matched) {
-        kept.bySeq.set(seq, fact);
-        added += BYTES_PER_ROW;
-      } else if (kept.readOnce.has(seq)) {
-        if (roomFor(BYTES_PER_ROW)) {
-          kept.readOnce.delete(seq);
-          kept.bySeq.set(seq, fact);
-          added += BYTES_PER_ROW;
-        }
-      } else if (roomFor(BYTES_PER_SEQ)) {
-        kept.readOnce.add(seq);
-        added += BYTES_PER_SEQ;
-      }
+      if (!matched) kept.bySeq.set(seq, fact);
+      else if (kept.readOnce.has(seq)) secondReads.push({ seq, fact });
+      else firstReads.push(seq);
       return { seq, fact };
     });
   /** Rows read, each a candidate of this answer. */
@@ -550,6 +537,26 @@ export async function readCandidates(
       }
     }
   }
-  cache?.set(key, keptAt, kept, (kept.bySeq.size + 1) * BYTES_PER_ROW + kept.readOnce.size * BYTES_PER_SEQ);
+  if (cache) {
+    // What matched rows may take: room the budget has to spare once this entry holds every pinned and newest row it
+    // read, so that they never push anything out. Those rows serve every question asked in the place, a matched row
+    // only a later question that matches it again; at a million facts, where the places asked in turn fill the
+    // budget, matched rows pushing out whole entries made 18 % of questions read and size every row again
+    // (BENCHMARKS.md).
+    let grows = keptBytes(kept) - kept.bytes;
+    for (const { seq, fact } of secondReads) {
+      if (cache.keepsFor(grows + BYTES_PER_ROW) !== Infinity) break;
+      kept.readOnce.delete(seq);
+      kept.bySeq.set(seq, fact);
+      grows += BYTES_PER_ROW;
+    }
+    for (const seq of firstReads) {
+      if (cache.keepsFor(grows + BYTES_PER_SEQ) !== Infinity) break;
+      kept.readOnce.add(seq);
+      grows += BYTES_PER_SEQ;
+    }
+    kept.bytes = keptBytes(kept);
+    cache.set(key, keptAt, kept, kept.bytes);
+  }
   return { facts: [...bySeq.values()], seqOf };
 }
