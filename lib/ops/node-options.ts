@@ -7,6 +7,12 @@
  * the slowest questions' wait (in process at 10 thousand facts, p99 3.5–7.4 ms →
  * about 1 ms; BENCHMARKS.md). The cost is memory: up to about 100 MB more resident.
  * An operator's own choice in NODE_OPTIONS wins.
+ *
+ * The flag is the process's: the agent thread (lib/api/agent-thread.ts) gets the same
+ * young generation, and a Worker's `resourceLimits` cannot make it smaller while the
+ * flag is set. Measured with the flag lifted for the thread (BENCHMARKS.md, the
+ * eleventh session), 6 or 12 MB there made pauses shorter but so many more that
+ * questions lost 17–27 % of their throughput, with no better p99.
  */
 export const YOUNG_GENERATION_MB = 64;
 
