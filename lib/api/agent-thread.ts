@@ -20,8 +20,8 @@
  * the work is done on the request's thread. If the thread dies or fails a job, the job
  * is done there too — a question only reads, so asking again changes nothing; a
  * remember the thread may already have committed is recognized as the same fact
- * (deduplicated, as an agent's retry would be), though one that `replaces` another
- * then finds it retired and is refused, its fact kept all the same — and after a death the thread rests a
+ * (deduplicated, as an agent's retry would be; one that `replaces` another too:
+ * replacedAlready in lib/memory/replace.ts) — and after a death the thread rests a
  * while before starting again.
  */
 import { isMainThread, Worker } from "node:worker_threads";

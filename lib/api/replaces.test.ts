@@ -125,6 +125,9 @@ describe("remember with replaces", () => {
       rememberForAgent(t.db, scout, { channel: "support", asker: "ana", fact: "Refunds need nobody's approval.", replaces: oldId }),
     );
     expect(again).toMatchObject({ status: 404, message: `replaces: That fact was replaced by ${newId}; replace that one instead.` });
+    // The very same request again (an agent retrying after a lost answer): the fact it kept, as any repeat, not a 404.
+    const retry = await rememberForAgent(t.db, scout, { channel: "support", asker: "ana", fact: NEW_REFUNDS, replaces: oldId });
+    expect(retry).toMatchObject({ status: 200, body: { deduplicated: true, replaced: oldId, memory: { id: newId } } });
 
     // In #general the #support fact is not recallable, and Echo is another workspace's: the plain answer.
     const elsewhere = await refusal(() => forgetForAgent(t.db, scout, { id: oldId, channel: "general", asker: "ana" }));

@@ -123,6 +123,29 @@ describe("replaces", () => {
     expect(await replacedBy(t.db, "echo", oldId, support, utcDay())).toBeNull();
   });
 
+  it("the same replace again (a retry after a lost answer) is a repeat of the new fact, without the old text; any other write naming the old id is still a 404", async () => {
+    const support = await placeOf("support", "ana");
+    const oldId = await idOf(DEMO_FACTS.refunds);
+    const first = await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId));
+    if (first.status !== "created") throw new Error("not created");
+
+    const again = await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId));
+    expect(again).toMatchObject({ status: "deduplicated", fact: { id: first.fact.id } });
+    // Its id, not its text: the old row is gone, so whether this place may read the text can no longer be judged.
+    if (again.status !== "deduplicated") throw new Error("not a repeat");
+    expect(again.replaced).toEqual({ id: oldId });
+    const refused = { status: "replace_refused", verdict: "not_found" };
+    // Other text, another scope, another agent, or an id never retired into this fact: not this write done before.
+    expect(await remember(t.db, scoutSays("Refunds over $400 need a manager's approval.", support, oldId))).toEqual(refused);
+    expect(await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId, { scope: "workspace", scopeRef: "" }))).toEqual(refused);
+    const echo = { agentId: "echo", by: { kind: "agent" as const, id: "echo", name: "Echo" } };
+    expect(await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId, echo))).toEqual(refused);
+    expect(await remember(t.db, scoutSays(NEW_REFUNDS, support, "fact_never"))).toEqual(refused);
+    // Still one live copy, and one replace event: the retry is a repeat, as a plain remember of the same text is.
+    expect((await liveBodies()).filter((body) => body === NEW_REFUNDS)).toHaveLength(1);
+    expect((await eventsOf(first.fact.id)).map((event) => event.kind).slice(-3)).toEqual(["remember", "replace", "remember"]);
+  });
+
   it("purging the new fact leaves no row anywhere holding the old text", async () => {
     const support = await placeOf("support", "ana");
     const first = await remember(t.db, scoutSays(NEW_REFUNDS, support, await idOf(DEMO_FACTS.refunds)));

@@ -12,7 +12,15 @@ import { derivedColumns, sameTermsBack } from "./derived-columns";
 import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { cleanFact, dedupeKey } from "./fact-text";
 import { pairLookAlikes, type FoundLookAlike } from "./look-alike-pairs";
-import { checkReplaceable, keepsAudience, recordReplaceIntent, retireIntendedReplacements, retireReplaced, type ReplaceTarget } from "./replace";
+import {
+  checkReplaceable,
+  keepsAudience,
+  recordReplaceIntent,
+  replacedAlready,
+  retireIntendedReplacements,
+  retireReplaced,
+  type ReplaceTarget,
+} from "./replace";
 import { FORGET_GRACE_DAYS, MAX_FACTS, agentMayForget, utcDay, type Place, type ProposalReason, type Scope } from "./rules";
 import { agentMayForgetSql, changeableSql, type ViewerRef } from "./rules-sql";
 import { looksLikeSecret } from "./secrets";
@@ -92,8 +100,12 @@ export type NewFact = {
   replaces?: ReplaceTarget;
 };
 
-/** The fact `replaces` named, retired by this write (or, for a proposal, at approve), with its text. */
-export type Replaced = { id: string; body: string };
+/**
+ * The fact `replaces` named, retired by this write (or, for a proposal, at approve), with its text — but not
+ * when a repeat finds it retired already (replacedAlready): its row is gone, so whether its text may be shown
+ * here can no longer be judged.
+ */
+export type Replaced = { id: string; body?: string };
 
 export type RememberResult =
   | { status: "not_allowed" }
@@ -106,6 +118,9 @@ export type RememberResult =
   | { status: "replace_widens" }
   | { status: "memory_full" }
   | TextProblem;
+
+/** A workspace fact's scope_ref is '' whatever the input says (rules.ts scopes). */
+const scopeRefOf = (input: Pick<NewFact, "scope" | "scopeRef">) => (input.scope === "workspace" ? "" : input.scopeRef);
 
 /**
  * Keeps a fact, or refreshes its twin. The limit is counted inside the write
@@ -122,12 +137,17 @@ export async function remember(
   return writeTransaction(db, async (writes): Promise<RememberResult> => {
     // The fact it replaces is judged first (load → 404, allowed → 403), before anything is written.
     const old = input.replaces ? await checkReplaceable(writes, input.agentId, input.replaces) : null;
-    if (old && old.verdict !== "allowed") return { status: "replace_refused", verdict: old.verdict };
-    if (old && !(await keepsAudience(writes, old.id, input))) return { status: "replace_widens" };
+    // Gone because this very write was done before (a retry): a repeat of the fact, not a 404.
+    const twinKey = { ...input, scopeRef: scopeRefOf(input), bodyKey: dedupeKey(text.body) };
+    const again =
+      input.replaces && old?.verdict === "not_found" && (await replacedAlready(writes, input.replaces.id, twinKey)) ? input.replaces.id : null;
+    if (old && old.verdict !== "allowed" && !again) return { status: "replace_refused", verdict: old.verdict };
+    if (old?.verdict === "allowed" && !(await keepsAudience(writes, old.id, input))) return { status: "replace_widens" };
     if (allowed && !(await allowed(writes))) return { status: "not_allowed" };
     // A live fact replaced frees its place, unless the new one waits as a proposal: the old stays live until then.
     const room = old?.verdict === "allowed" && old.live && !input.proposal ? 1 : 0;
     const kept = await keepFact(writes, input, text.body, room);
+    if (again) return kept.status === "deduplicated" ? { ...kept, replaced: { id: again } } : kept;
     return old?.verdict === "allowed" ? replaceWith(writes, kept, old.id, input) : kept;
   });
 }
@@ -186,7 +206,7 @@ function twinValidUntil(twin: StoredFact, input: NewFact): string | null {
  */
 async function keepFact(writes: Writes, input: NewFact, body: string, room = 0): Promise<RememberResult> {
   const bodyKey = dedupeKey(body);
-  const scopeRef = input.scope === "workspace" ? "" : input.scopeRef;
+  const scopeRef = scopeRefOf(input);
   const at = nowIso();
   const twin = await findTwin(writes, { agentId: input.agentId, scope: input.scope, scopeRef, bodyKey });
   if (twin) {

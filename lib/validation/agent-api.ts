@@ -148,7 +148,8 @@ export const rememberInput = z
         "The id of a fact you keep (from recall) that this one makes untrue: \"We now release on Wednesdays.\" " +
           "replaces \"Releases go out on Thursdays.\" The old fact is retired in the same write — never recalled " +
           "again, its history kept with the new one — so recall never offers both. Allowed only for a fact you " +
-          "could forget here (same 404 and 403 as forget).",
+          "could forget here (same 404 and 403 as forget). The same write sent again after it succeeded (a " +
+          "retry) answers as a repeat of the new fact, not 404.",
       ),
   })
   .refine((body) => !body.private || body.asker !== undefined, {
