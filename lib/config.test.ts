@@ -52,6 +52,13 @@ describe("readConfig", () => {
     });
   });
 
+  it("names the new setting when an old name is still set, rather than ignoring it", () => {
+    expect(() => readConfig({ MNEMO_RECALL_THREAD: "off" })).toThrow(
+      'MNEMO_RECALL_THREAD="off" is not valid: renamed; set MNEMO_AGENT_THREAD instead (on (each server process',
+    );
+    expect(readConfig({ MNEMO_RECALL_THREAD: "" }).MNEMO_AGENT_THREAD).toBe("on");
+  });
+
   it("treats an empty value as unset", () => {
     expect(readConfig({ PORT: "", MNEMO_DEMO: "" })).toMatchObject({ PORT: 3000, MNEMO_DEMO: true });
   });

@@ -116,11 +116,19 @@ const rules = {
   },
 } as const;
 
+/** Settings that were renamed: an old name still set would otherwise be ignored without a word. */
+const RENAMED: Record<string, keyof typeof rules> = {
+  MNEMO_RECALL_THREAD: "MNEMO_AGENT_THREAD",
+};
+
 type Rules = typeof rules;
 export type Config = { [K in keyof Rules]: z.output<Rules[K]["schema"]> };
 
 /** Reads and validates the settings; throws a ConfigError naming the first bad variable. */
 export function readConfig(env: Env = process.env): Config {
+  for (const [old, now] of Object.entries(RENAMED)) {
+    if (env[old] !== undefined && env[old] !== "") throw new ConfigError(old, `renamed; set ${now} instead (${rules[now].accepts})`, env[old]);
+  }
   const out: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(rules)) {
     const raw = env[name] === "" ? undefined : env[name];
