@@ -166,7 +166,8 @@ function describeApi(server: string): JsonSchema {
             "Kept in the narrowest scope the conversation allows, cleaned to one paragraph of at most 500 characters. " +
             "With `replaces`, the new fact takes the place of a fact the agent could forget here: the old one is " +
             "retired in the same write (never recalled or counted again, its history kept in the new fact's) and " +
-            "`replaced` names it; a request for the old id then answers 404 naming the new one. " +
+            "`replaced` names it; a request for the old id then answers 404 naming the new one — except the same " +
+            "write sent again (a retry), which answers 200 `deduplicated` with `replaced`. " +
             `Bodies are at most ${MAX_BODY_BYTES / 1024} KiB.`,
           requestBody: { required: true, content: { "application/json": { schema: ref("RememberRequest") } } },
           responses: {

@@ -144,6 +144,38 @@ describe("replaces", () => {
     // Still one live copy, and one replace event: the retry is a repeat, as a plain remember of the same text is.
     expect((await liveBodies()).filter((body) => body === NEW_REFUNDS)).toHaveLength(1);
     expect((await eventsOf(first.fact.id)).map((event) => event.kind).slice(-3)).toEqual(["remember", "replace", "remember"]);
+
+    // Once the new fact is forgotten, nothing stands in the old one's place: a 404 again, and nothing written.
+    expect(await forgetFact(t.db, MAX_P, "scout", first.fact.id)).toMatchObject({ status: "forgotten" });
+    const before = await t.db.select().from(facts);
+    expect(await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId))).toEqual(refused);
+    expect(await t.db.select().from(facts)).toEqual(before);
+  });
+
+  it("a workspace replace sent again is a repeat whatever scope_ref the write carries (a workspace fact's is '')", async () => {
+    const general = await placeOf("general", "ana");
+    const workspace = { scope: "workspace" as const, scopeRef: "general", scopeLabel: null };
+    const old = await remember(t.db, scoutSays("Standup is at 9:30.", general, undefined, workspace));
+    if (old.status !== "created") throw new Error("not created");
+    const first = await remember(t.db, scoutSays("Standup is at 10:00.", general, old.fact.id, workspace));
+    expect(first).toMatchObject({ status: "created", replaced: { id: old.fact.id } });
+    if (first.status !== "created") throw new Error("not created");
+    const again = await remember(t.db, scoutSays("Standup is at 10:00.", general, old.fact.id, workspace));
+    expect(again).toMatchObject({ status: "deduplicated", fact: { id: first.fact.id }, replaced: { id: old.fact.id } });
+  });
+
+  it("a waiting replacement sent again records its intent once; after approve, the same write is a repeat", async () => {
+    const support = await placeOf("support", "ana");
+    const oldId = await idOf(DEMO_FACTS.refunds);
+    const waiting = scoutSays(NEW_REFUNDS, support, oldId, { proposal: "setting" });
+    const first = await remember(t.db, waiting);
+    if (first.status !== "created") throw new Error("not created");
+    expect(await remember(t.db, waiting)).toMatchObject({ status: "deduplicated", fact: { id: first.fact.id }, replaced: { id: oldId } });
+    expect((await eventsOf(first.fact.id)).filter((event) => event.kind === "replace")).toHaveLength(1);
+
+    expect(await approveProposal(t.db, MAX_P, "scout", first.fact.id)).toMatchObject({ status: "approved" });
+    expect((await eventsOf(first.fact.id)).map((event) => event.kind)).toEqual(["remember", "propose", "replace", "propose", "approve"]);
+    expect(await remember(t.db, waiting)).toMatchObject({ status: "deduplicated", fact: { id: first.fact.id, proposedAt: null }, replaced: { id: oldId } });
   });
 
   it("purging the new fact leaves no row anywhere holding the old text", async () => {

@@ -67,7 +67,7 @@ export async function replacedAlready(
   const [row] = await writes.all<{ found: number }>(
     `SELECT 1 AS found FROM facts f JOIN fact_events e ON e.fact_id = f.id AND e.kind = 'replace' AND e.other_fact_id = ?
       WHERE f.agent_id = ? AND f.scope = ? AND f.scope_ref = ? AND f.body_key = ? AND f.forgotten_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM facts old WHERE old.id = ?)
+        AND f.proposed_at IS NULL AND NOT EXISTS (SELECT 1 FROM facts old WHERE old.id = ?)
       LIMIT 1`,
     [oldFactId, twin.agentId, twin.scope, twin.scopeRef, twin.bodyKey, oldFactId],
   );
@@ -122,8 +122,20 @@ export async function recordReplaceIntent(
 ): Promise<string | null> {
   const bodies = await replacedBody(writes, newFactId, oldFactId);
   if (!bodies) return null;
-  await writes.run(REPLACE_EVENT_SQL, [newFactId, actor.id, actor.kind, actor.name, bodies.old, bodies.now, oldFactId, placeLabel, at]);
+  // Recorded once: the same write again (a retry) would show was → now twice in the History after approve.
+  if (!(await replaceEventOf(writes, newFactId, oldFactId))) {
+    await writes.run(REPLACE_EVENT_SQL, [newFactId, actor.id, actor.kind, actor.name, bodies.old, bodies.now, oldFactId, placeLabel, at]);
+  }
   return bodies.old;
+}
+
+/** Whether `newFactId`'s history already says it replaces (or is to replace) `oldFactId`. */
+async function replaceEventOf(writes: Writes, newFactId: string, oldFactId: string): Promise<boolean> {
+  const [row] = await writes.all<{ id: number }>(
+    "SELECT id FROM fact_events WHERE fact_id = ? AND kind = 'replace' AND other_fact_id = ? LIMIT 1",
+    [newFactId, oldFactId],
+  );
+  return row !== undefined;
 }
 
 /**
@@ -143,10 +155,7 @@ export async function retireReplaced(
 ): Promise<string | null> {
   const bodies = await replacedBody(writes, newFactId, oldFactId);
   if (!bodies) return null;
-  const [intent] = await writes.all<{ id: number }>(
-    "SELECT id FROM fact_events WHERE fact_id = ? AND kind = 'replace' AND other_fact_id = ? LIMIT 1",
-    [newFactId, oldFactId],
-  );
+  const intent = await replaceEventOf(writes, newFactId, oldFactId);
   await writes.run("UPDATE fact_events SET fact_id = ? WHERE fact_id = ?", [newFactId, oldFactId]);
   if (!intent) {
     await writes.run(REPLACE_EVENT_SQL, [newFactId, actor.id, actor.kind, actor.name, bodies.old, bodies.now, oldFactId, placeLabel, at]);
