@@ -6,6 +6,7 @@
  * from both threads at once all land, a thread that dies loses no job, and it closes
  * with the database.
  */
+import type { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
@@ -259,6 +260,29 @@ describe("the agent thread", () => {
     expect(thread().start()).toBe(false);
     expect(await answered(input)).toBe(expected);
     expect(thread().answered).toBe(before + 1);
+    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
+    try {
+      expect(thread().start()).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("a reply it cannot read ends it between statements, never by terminate(); what it held is answered here", async () => {
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const expected = await answeredHere(input);
+    const agent = await authenticateAgent(getDb(), new Request(recallUrl(input), { headers: auth }));
+    expect(thread().start()).toBe(true);
+    const worker = (thread() as unknown as { worker: Worker }).worker;
+    const terminate = vi.spyOn(worker, "terminate");
+    const onThisThread = async () => ({ answer: new TextEncoder().encode(await answeredHere(input)), factIds: [] });
+    const asked = Array.from({ length: 4 }, () => thread().recall({ agent, input, today: utcDay() }, onThisThread));
+    const exited = new Promise((resolve) => worker.once("exit", resolve));
+    worker.emit("messageerror", new Error("an unreadable reply"));
+    await exited;
+    for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
+    expect(terminate).not.toHaveBeenCalled();
+    expect(thread().start()).toBe(false);
     vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
     try {
       expect(thread().start()).toBe(true);

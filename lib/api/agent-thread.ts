@@ -104,7 +104,10 @@ export class AgentThread {
     worker.on("message", (reply: FromThread) => this.settle(reply));
     worker.on("error", (error) => log("error", "agent_thread.failed", { error: errorSummary(error) }));
     // A reply that cannot be read would leave its job waiting: end the thread, and "exit" answers what it held.
-    worker.on("messageerror", () => void worker.terminate());
+    worker.on("messageerror", (error) => {
+      log("error", "agent_thread.failed", { error: errorSummary(error) });
+      void endBetweenStatements(worker, ending);
+    });
     worker.on("exit", () => {
       if (this.worker !== worker) return;
       this.worker = null;
@@ -159,19 +162,10 @@ export class AgentThread {
     });
   }
 
-  /**
-   * Ends the thread as a crash would, leaving the jobs it holds unanswered (tests). Not by
-   * terminate(): stopped inside a statement, the driver's native code panics and takes the
-   * whole process down. The thread ends itself between statements instead: before the next
-   * message it reads, a job or the `end` sent here for an idle thread.
-   */
+  /** Ends the thread as a crash would, leaving the jobs it holds unanswered (tests): endBetweenStatements. */
   async kill(): Promise<void> {
     const { worker, ending } = this;
-    if (!worker || !ending) return;
-    const exited = new Promise((resolve) => worker.once("exit", resolve));
-    Atomics.store(ending, 0, 1);
-    worker.postMessage({ end: true } satisfies ToThread);
-    await exited;
+    if (worker && ending) await endBetweenStatements(worker, ending);
   }
 
   private settle(reply: FromThread): void {
@@ -200,6 +194,18 @@ export class AgentThread {
     this.restingUntil = Date.now() + REST_MS;
     log("error", "agent_thread.resting", { error: errorSummary(error), seconds: REST_MS / 1000 });
   }
+}
+
+/**
+ * Ends a thread as a crash would, but between statements, never inside one (where
+ * terminate() makes the driver's native code panic and take the process down): the
+ * flag it checks before each message it reads, and an `end` for an idle thread.
+ */
+function endBetweenStatements(worker: Worker, ending: Int32Array): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  Atomics.store(ending, 0, 1);
+  worker.postMessage({ end: true } satisfies ToThread);
+  return exited;
 }
 
 // On globalThis, like the readers: the bundler makes several copies of this module (instrumentation's and the routes'),
