@@ -54,24 +54,14 @@ export async function checkReplaceable(writes: Writes, agentId: string, target: 
 /**
  * The same replace again — an agent's retry after a lost answer, or the serving thread
  * re-running a remember the agent thread committed before it died (lib/api/agent-thread.ts):
- * the fact `replaces` named is gone, retired into the live fact this write would repeat
- * (same agent, scope and text). False for any other missing fact, which stays a 404; and
- * the old text is not given again: the old row is gone, so whether this place may read it
- * can no longer be judged.
+ * the fact `replaces` named is gone, retired into `newFactId`, the fact this write would
+ * repeat (its replace event is there). False for any other missing fact, which stays a
+ * 404; and the old text is not given again: the old row is gone, so whether this place
+ * may read it can no longer be judged.
  */
-export async function replacedAlready(
-  writes: Writes,
-  oldFactId: string,
-  twin: { agentId: string; scope: string; scopeRef: string; bodyKey: string },
-): Promise<boolean> {
-  const [row] = await writes.all<{ found: number }>(
-    `SELECT 1 AS found FROM facts f JOIN fact_events e ON e.fact_id = f.id AND e.kind = 'replace' AND e.other_fact_id = ?
-      WHERE f.agent_id = ? AND f.scope = ? AND f.scope_ref = ? AND f.body_key = ? AND f.forgotten_at IS NULL
-        AND f.proposed_at IS NULL AND NOT EXISTS (SELECT 1 FROM facts old WHERE old.id = ?)
-      LIMIT 1`,
-    [oldFactId, twin.agentId, twin.scope, twin.scopeRef, twin.bodyKey, oldFactId],
-  );
-  return row !== undefined;
+export async function replacedAlready(writes: Writes, oldFactId: string, newFactId: string): Promise<boolean> {
+  const [old] = await writes.all<{ id: string }>("SELECT id FROM facts WHERE id = ?", [oldFactId]);
+  return !old && (await replaceEventOf(writes, newFactId, oldFactId));
 }
 
 /**

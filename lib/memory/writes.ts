@@ -119,8 +119,19 @@ export type RememberResult =
   | { status: "memory_full" }
   | TextProblem;
 
-/** A workspace fact's scope_ref is '' whatever the input says (rules.ts scopes). */
-const scopeRefOf = (input: Pick<NewFact, "scope" | "scopeRef">) => (input.scope === "workspace" ? "" : input.scopeRef);
+/** What a fact's twin is found by (findTwin); a workspace fact's scope_ref is '' whatever the input says. */
+function twinKeyOf(input: NewFact, body: string) {
+  return { agentId: input.agentId, scope: input.scope, scopeRef: input.scope === "workspace" ? "" : input.scopeRef, bodyKey: dedupeKey(body) };
+}
+
+/**
+ * The same replace sent again (replacedAlready): the live, decided twin this write would repeat already took
+ * the old fact's place.
+ */
+async function isReplaceAgain(writes: Writes, oldFactId: string, input: NewFact, body: string): Promise<boolean> {
+  const twin = await findTwin(writes, twinKeyOf(input, body));
+  return !!twin && !twin.proposedAt && (await replacedAlready(writes, oldFactId, twin.id));
+}
 
 /**
  * Keeps a fact, or refreshes its twin. The limit is counted inside the write
@@ -138,9 +149,8 @@ export async function remember(
     // The fact it replaces is judged first (load → 404, allowed → 403), before anything is written.
     const old = input.replaces ? await checkReplaceable(writes, input.agentId, input.replaces) : null;
     // Gone because this very write was done before (a retry): a repeat of the fact, not a 404.
-    const twinKey = { ...input, scopeRef: scopeRefOf(input), bodyKey: dedupeKey(text.body) };
     const again =
-      input.replaces && old?.verdict === "not_found" && (await replacedAlready(writes, input.replaces.id, twinKey)) ? input.replaces.id : null;
+      input.replaces && old?.verdict === "not_found" && (await isReplaceAgain(writes, input.replaces.id, input, text.body)) ? input.replaces.id : null;
     if (old && old.verdict !== "allowed" && !again) return { status: "replace_refused", verdict: old.verdict };
     if (old?.verdict === "allowed" && !(await keepsAudience(writes, old.id, input))) return { status: "replace_widens" };
     if (allowed && !(await allowed(writes))) return { status: "not_allowed" };
@@ -205,10 +215,10 @@ function twinValidUntil(twin: StoredFact, input: NewFact): string | null {
  * A twin that is live stays live, whatever `input.proposal` says: it was already decided.
  */
 async function keepFact(writes: Writes, input: NewFact, body: string, room = 0): Promise<RememberResult> {
-  const bodyKey = dedupeKey(body);
-  const scopeRef = scopeRefOf(input);
+  const key = twinKeyOf(input, body);
+  const { scopeRef, bodyKey } = key;
   const at = nowIso();
-  const twin = await findTwin(writes, { agentId: input.agentId, scope: input.scope, scopeRef, bodyKey });
+  const twin = await findTwin(writes, key);
   if (twin) {
     // A person re-telling a fact also pins it, as every fact people add is pinned.
     const pin = input.pinned && !twin.pinned;
