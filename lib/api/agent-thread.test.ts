@@ -67,6 +67,16 @@ async function kept(body: string): Promise<number> {
 }
 
 const thread = (): AgentThread => agentThreadFor(getDb())!;
+
+/** Once the rest after a death is over, the thread starts again (and stays started for the tests after). */
+function startsAgainAfterRest(): void {
+  vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
+  try {
+    expect(thread().start()).toBe(true);
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
 const bodies = (text: string) => (JSON.parse(text) as RecallOutput).facts.map((fact) => fact.body);
 
 describe("the agent thread", () => {
@@ -206,12 +216,7 @@ describe("the agent thread", () => {
     expect(here + thread().answered - before).toBe(facts.length);
     for (const fact of facts) expect(await kept(fact)).toBe(1);
     // It rests; past the rest it starts again for the tests after this one.
-    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
-    try {
-      expect(thread().start()).toBe(true);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    startsAgainAfterRest();
   });
 
   it("loses no question when it dies: those it held are answered here, and it rests, then starts again", async () => {
@@ -238,13 +243,7 @@ describe("the agent thread", () => {
     expect(thread().start()).toBe(false);
 
     // After the rest it starts again, and answers.
-    const now = Date.now();
-    vi.spyOn(Date, "now").mockReturnValue(now + REST_MS + 1);
-    try {
-      expect(thread().start()).toBe(true);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    startsAgainAfterRest();
     expect(await answered(input)).toBe(expected);
     expect(thread().answered).toBe(after + 1);
   });
@@ -260,12 +259,7 @@ describe("the agent thread", () => {
     expect(thread().start()).toBe(false);
     expect(await answered(input)).toBe(expected);
     expect(thread().answered).toBe(before + 1);
-    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
-    try {
-      expect(thread().start()).toBe(true);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    startsAgainAfterRest();
   });
 
   it("a reply it cannot read ends it between statements, never by terminate(); what it held is answered here", async () => {
@@ -283,12 +277,7 @@ describe("the agent thread", () => {
     for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
     expect(terminate).not.toHaveBeenCalled();
     expect(thread().start()).toBe(false);
-    vi.spyOn(Date, "now").mockReturnValue(Date.now() + REST_MS + 1);
-    try {
-      expect(thread().start()).toBe(true);
-    } finally {
-      vi.restoreAllMocks();
-    }
+    startsAgainAfterRest();
   });
 
   it("ends when closed, after answering what it holds, and is not started again", async () => {
