@@ -43,7 +43,7 @@ function watchTexts(db: Db): { texts: string[]; stop: () => void } {
 const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
 const readsBySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
 const listReads = (texts: string[]) => texts.filter((text) => text.includes("AND pinned = 1)") || text.includes("AND pinned = 0"));
-const wholeReads = (texts: string[]) => texts.filter((text) => text.startsWith("SELECT p.term AS term, p.fact_seq AS fact"));
+const wholeReads = (texts: string[]) => texts.filter((text) => text.includes("SELECT p.term AS term, p.fact_seq AS fact"));
 
 /** The versions recall is kept under, as the API reads them with the key (lib/api/auth.ts). */
 async function versionNow(): Promise<string> {
