@@ -16,7 +16,7 @@
  * kept per agent memory version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
-import { readAll, readOne, type Conn } from "@/db/client";
+import { readAll, type Conn } from "@/db/client";
 import { readWide } from "@/db/reader";
 import type { SqlArg } from "@/db/plain-sql";
 import { utcDay, type Place } from "./rules";
@@ -51,8 +51,8 @@ const POSTINGS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref
 
 const ONE_BRANCH = `FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id
   WHERE b.agent_id = ? AND b.workspace_id = ? AND b.scope = ? AND b.scope_ref = ? AND p.term <> '' AND ${USABLE}`;
-/** One branch's distinct terms, as one JSON array: a string per term, not a row object (readWide's reason). */
-const VOCABULARY_SQL = `SELECT json_group_array(term) AS terms FROM (SELECT DISTINCT p.term AS term ${ONE_BRANCH})`;
+/** One branch's distinct terms. */
+const VOCABULARY_SQL = `SELECT DISTINCT p.term AS term ${ONE_BRANCH}`;
 /** One branch's postings, every one: the same walk as its vocabulary, with each posting's fact and weights. */
 const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length ${ONE_BRANCH}`;
 /**
@@ -61,6 +61,7 @@ const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS 
  * (BENCHMARKS.md). tf and len are sums of 1 and LABEL_WEIGHT (terms.ts), exact in JSON.
  */
 const POSTING_FIELDS = ["term", "fact", "tf", "length"];
+const VOCABULARY_FIELDS = ["term"];
 const PLACE_POSTING_FIELDS = ["scope", "ref", ...POSTING_FIELDS];
 
 const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranch[]) => [
@@ -198,7 +199,7 @@ async function vocabularyOf(
 ): Promise<Vocabulary> {
   const args = [agentId, place.workspaceId, branch.scope, branch.ref, today];
   const read = async () => {
-    if (!whole) return new Vocabulary(JSON.parse((await readOne<{ terms: string }>(db, VOCABULARY_SQL, args))!.terms) as string[]);
+    if (!whole) return new Vocabulary((await readWide<{ term: string }>(db, VOCABULARY_FIELDS, VOCABULARY_SQL, args)).map((row) => row.term));
     const byTerm = new Map<string, Posting[]>();
     for (const { term, fact, tf, length } of await readWide<{ term: string } & Posting>(db, POSTING_FIELDS, BRANCH_POSTINGS_SQL, args)) {
       let list = byTerm.get(term);
