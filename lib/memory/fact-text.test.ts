@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cleanFact, dedupeKey } from "./fact-text";
+import { cleanFact, collapseWhitespace, dedupeKey } from "./fact-text";
 import { MAX_FACT } from "./rules";
 import { MANY, TEXT, messyChar } from "./test-facts";
 import { stripInvisible } from "./unicode";
@@ -17,6 +17,18 @@ const anyText = fc.oneof(
   fc.string({ unit: messyChar, maxLength: 2_000 }),
   fc.string({ unit: fc.constantFrom("a", "😀", " ", "\n", "\ud83d"), minLength: 480, maxLength: 560 }),
 );
+
+describe("collapseWhitespace", () => {
+  it("gives every run of whitespace as one space, trimmed, for any text: text already one line comes back as it is", () => {
+    const spaced = fc.string({ unit: fc.constantFrom("a", " ", "  ", "\t", "\n", "\u0085", "\u00a0", "\u2028", "\u3000", "\ufeff", "é"), maxLength: 40 });
+    fc.assert(
+      fc.property(fc.oneof(anyText, spaced), (text) => {
+        expect(collapseWhitespace(text)).toBe(text.replace(/[\s\u0085]+/g, " ").trim());
+      }),
+      TEXT,
+    );
+  });
+});
 
 describe("cleanFact", () => {
   /** Cleaning restated independently: controls and invisible characters dropped, whitespace runs to one space, trimmed, NFC. */

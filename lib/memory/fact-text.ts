@@ -10,10 +10,17 @@ import { looksBlank, stripInvisible } from "./unicode";
 // (NUL and friends) would break logs and prompts, and NEL is a line break that `\s` misses.
 const CONTROL_CHARS = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
 const WHITESPACE_RUN = /[\s\u0085]+/g;
+/**
+ * What collapsing would change: whitespace other than a plain space, two spaces, or a
+ * space at either end. Stored text (cleaned so) has none, and every recall line
+ * collapses a fact's text and labels again (prompt-section.ts): a test that finds
+ * nothing costs a fifth of a replace that puts each space back where it was.
+ */
+const NOT_ONE_LINE = /[^\S ]|\u0085| {2}|^ | $/;
 
 /** Text as one line: every run of whitespace, line breaks included, one space; trimmed. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(WHITESPACE_RUN, " ").trim();
+  return NOT_ONE_LINE.test(text) ? text.replace(WHITESPACE_RUN, " ").trim() : text;
 }
 
 /**
