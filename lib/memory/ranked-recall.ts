@@ -76,12 +76,12 @@ export async function recallRanked(
   const newest = Math.max(0, walk - matched.length);
   const nearestIds = nearest?.map(({ id }) => id) ?? [];
   const want = { all: !!options.explain, matches, matched, nearest: nearestIds, newest, newestDepth: walk + nearestIds.length };
-  const { facts, seqOf } = await readCandidates(db, agentId, place, branches, want, today, options.version);
+  const facts = await readCandidates(db, agentId, place, branches, want, today, options.version);
 
   const words = hits && new Map<StoredFact, WordHit>();
   if (hits && words) {
     for (const fact of facts) {
-      const hit = hits.get(seqOf.get(fact)!);
+      const hit = hits.get(fact.seq);
       if (hit) words.set(fact, hit);
     }
   }

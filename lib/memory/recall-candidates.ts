@@ -344,8 +344,16 @@ export async function placePostings(
   };
 }
 
-/** A fact as read for ranking, with its seq (what postings name it by). */
+/** A fact row as read for ranking, with its seq (what postings name it by). */
 type SeqRow = FactColumnsRow & { seq: number };
+/**
+ * A candidate: the row read, made a StoredFact in place, its seq still on it. Not
+ * copied without the seq: a copy of two dozen fields per row, at a million facts where
+ * most rows are read afresh, was ~0.4 µs a row, and a copy's own shape made the values
+ * kept on it (row-memo.ts) slower to add. Only recall's own code reads it; every answer
+ * takes a fact's fields by name (wire.ts, prompt-section.ts), never the object whole.
+ */
+export type CandidateFact = StoredFact & { seq: number };
 
 const WITH_SEQ = `${FACT_COLUMNS}, facts.seq AS seq`;
 const WITH_SEQ_FIELDS = [...FACT_FIELDS, "seq"];
@@ -412,7 +420,7 @@ export type FactsToRead = {
  * again for every fact on its way to the answer (ranking.ts).
  */
 type KeptRows = {
-  bySeq: Map<number, StoredFact>;
+  bySeq: Map<number, CandidateFact>;
   pinned: Map<string, number[]>;
   newest: Map<string, number[]>;
   /**
@@ -450,7 +458,7 @@ export async function readCandidates(
   want: FactsToRead,
   today: string,
   version?: string,
-): Promise<{ facts: StoredFact[]; seqOf: Map<StoredFact, number> }> {
+): Promise<CandidateFact[]> {
   const n = branches.length;
   const perBranch = branches.map((branch) => branchArgs(agentId, place.workspaceId, branch, today));
   const flat = perBranch.flat();
@@ -460,35 +468,33 @@ export async function readCandidates(
   const kept: KeptRows = cache?.get(key, keptAt) ?? { bySeq: new Map(), pinned: new Map(), newest: new Map(), readOnce: new Set(), bytes: 0 };
   const keys = branches.map((branch) => branchKey(agentId, place, branch));
 
-  const bySeq = new Map<number, StoredFact>();
-  const seqOf = new Map<StoredFact, number>();
-  const keep = (seq: number, fact: StoredFact) => {
-    if (bySeq.has(seq)) return; // the same fact read twice is one fact
-    bySeq.set(seq, fact);
-    seqOf.set(fact, seq);
+  const bySeq = new Map<number, CandidateFact>();
+  const keep = (fact: CandidateFact) => {
+    if (!bySeq.has(fact.seq)) bySeq.set(fact.seq, fact); // the same fact read twice is one fact
   };
   /** Matched rows read a second time, and seqs read the first: they wait for room to spare (see the end). */
-  const secondReads: { seq: number; fact: StoredFact }[] = [];
+  const secondReads: CandidateFact[] = [];
   const firstReads: number[] = [];
   /**
    * Rows read, as kept facts (one object per fact for the version's life): pinned and
    * newest rows at once; `matched` rows from their second read, in room to spare.
    */
   const stored = (rows: SeqRow[], matched = false) =>
-    rows.map(({ seq, ...row }) => {
-      const fact = kept.bySeq.get(seq) ?? (row as unknown as StoredFact);
-      // `row` is already this loop's own copy: made a StoredFact in place rather than copied again (storedFact).
+    rows.map((row): CandidateFact => {
+      const { seq } = row;
+      const fact = kept.bySeq.get(seq) ?? (row as unknown as CandidateFact);
+      // `row` is the reader's own object: made a StoredFact in place rather than copied (storedFact).
       fact.pinned = !!row.pinned;
-      if (kept.bySeq.has(seq)) return { seq, fact };
+      if (kept.bySeq.has(seq)) return fact;
       if (!matched) kept.bySeq.set(seq, fact);
-      else if (kept.readOnce.has(seq)) secondReads.push({ seq, fact });
+      else if (kept.readOnce.has(seq)) secondReads.push(fact);
       else firstReads.push(seq);
-      return { seq, fact };
+      return fact;
     });
   /** Rows read, each a candidate of this answer. */
   const take = (rows: SeqRow[], matched = false) => {
     const read = stored(rows, matched);
-    for (const { seq, fact } of read) keep(seq, fact);
+    for (const fact of read) keep(fact);
     return read;
   };
 
@@ -496,20 +502,20 @@ export async function readCandidates(
   else {
     const pinnedKept = keys.map((branch) => kept.pinned.get(branch));
     if (cache && pinnedKept.every((seqs) => seqs !== undefined)) {
-      for (const seq of pinnedKept.flat()) keep(seq!, kept.bySeq.get(seq!)!);
+      for (const seq of pinnedKept.flat()) keep(kept.bySeq.get(seq!)!);
     } else {
       const read = take(await readRows(db, PINNED_SQL(n), flat));
       branches.forEach((branch, i) =>
         kept.pinned.set(
           keys[i],
-          read.filter(({ fact }) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq),
+          read.filter((fact) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq),
         ),
       );
     }
     const missing: number[] = [];
     for (const seq of want.matches) {
       const fact = cache && kept.bySeq.get(seq);
-      if (fact) keep(seq, fact);
+      if (fact) keep(fact);
       else missing.push(seq);
     }
     if (missing.length) take(await readRows(db, BY_SEQ_SQL(n), [JSON.stringify(missing), ...flat]), true);
@@ -525,7 +531,7 @@ export async function readCandidates(
       if (!cache || !lists.every((seqs) => seqs?.every((seq) => kept.bySeq.has(seq)))) {
         const read = stored(await readRows(db, NEWEST_SQL(n), perBranch.flatMap((args) => [...args, depth])));
         lists = branches.map((branch, i) => {
-          const seqs = read.filter(({ fact }) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq);
+          const seqs = read.filter((fact) => inBranch(branch, fact.scope, fact.scopeRef)).map(({ seq }) => seq);
           kept.newest.set(newestKeys[i], seqs);
           return seqs;
         });
@@ -539,7 +545,7 @@ export async function readCandidates(
           if (taken === want.newest) break;
           const fact = kept.bySeq.get(seq)!;
           if (matched.has(seq) || nearest.has(fact.id)) continue;
-          keep(seq, fact);
+          keep(fact);
           taken++;
         }
       }
@@ -552,10 +558,10 @@ export async function readCandidates(
     // budget, matched rows pushing out whole entries made 18 % of questions read and size every row again
     // (BENCHMARKS.md).
     let grows = keptBytes(kept) - kept.bytes;
-    for (const { seq, fact } of secondReads) {
+    for (const fact of secondReads) {
       if (cache.keepsFor(grows + BYTES_PER_ROW) !== Infinity) break;
-      kept.readOnce.delete(seq);
-      kept.bySeq.set(seq, fact);
+      kept.readOnce.delete(fact.seq);
+      kept.bySeq.set(fact.seq, fact);
       grows += BYTES_PER_ROW;
     }
     for (const seq of firstReads) {
@@ -566,5 +572,5 @@ export async function readCandidates(
     kept.bytes = keptBytes(kept);
     cache.set(key, keptAt, kept, kept.bytes);
   }
-  return { facts: [...bySeq.values()], seqOf };
+  return [...bySeq.values()];
 }
