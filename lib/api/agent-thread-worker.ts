@@ -7,6 +7,7 @@
 import { parentPort } from "node:worker_threads";
 import { closeDb, getDb } from "@/db";
 import { loadTokenizer } from "@/lib/memory/token-budget";
+import { flushUsage } from "@/lib/memory/usage";
 import { errorSummary, log } from "@/lib/ops/log";
 import { rememberOnThisThread } from "./agent-memory";
 import type { FromThread, ToThread } from "./agent-thread";
@@ -34,13 +35,20 @@ async function answer(job: Job): Promise<FromThread> {
   }
 }
 
-// Asked to close, the thread first finishes the jobs it is working on.
+// Asked to close, the thread first finishes the jobs it is working on, then writes the recall counts of the answers
+// it made (freshAnswer: each thread writes its own, usage.ts), then closes its connection.
 let working = 0;
 let closing = false;
+let closed = false;
 const closeWhenIdle = () => {
-  if (!closing || working > 0) return;
-  closeDb();
-  port.close();
+  if (!closing || working > 0 || closed) return;
+  closed = true;
+  void flushUsage()
+    .catch((error: unknown) => log("error", "usage.flush_failed", { error: errorSummary(error) }))
+    .finally(() => {
+      closeDb();
+      port.close();
+    });
 };
 
 // Raised by the serving thread's kill(): read before each message, so the thread ends between statements.

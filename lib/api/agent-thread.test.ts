@@ -12,6 +12,7 @@ import { closeDb, getDb } from "@/db";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import type { RecallOutput } from "@/lib/validation/agent-api";
 import { utcDay } from "@/lib/memory/rules";
+import { flushUsage } from "@/lib/memory/usage";
 import * as memoriesRoute from "@/app/api/v1/memories/route";
 import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
 import * as recallRoute from "@/app/api/v1/recall/route";
@@ -310,5 +311,25 @@ describe("the agent thread", () => {
       await answeredHere({ channel: "support", asker: "ana", q: "refund approval" }),
     );
     expect(thread().answered - before).toBe(1);
+  });
+
+  it("counts the answers it makes itself, and writes those counts before it ends", async () => {
+    closeDb(); // a thread of its own, with no counts of earlier tests
+    const input = { channel: "support", asker: "ana", q: "refund approval" };
+    const ids = (JSON.parse(await answeredHere(input)) as RecallOutput).facts.map((fact) => fact.id);
+    expect(ids.length).toBeGreaterThan(1);
+    const counts = async () =>
+      new Map((await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", [])).map(({ id, n }) => [id, Number(n)]));
+    await flushUsage();
+    const before = await counts();
+    const answeredBefore = thread().answered;
+    for (let i = 0; i < 3; i++) await answered(input);
+    expect(thread().answered - answeredBefore).toBe(3);
+    // This thread has nothing of them to write: they are the agent thread's.
+    await flushUsage();
+    expect(await counts()).toEqual(before);
+    await thread().close();
+    const after = await counts();
+    for (const id of ids) expect(after.get(id)).toBe((before.get(id) ?? 0) + 3);
   });
 });

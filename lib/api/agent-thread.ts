@@ -18,7 +18,10 @@
  * same environment, and is closed with it. A database a caller opened itself (tests,
  * the CLI), a transaction, MNEMO_AGENT_THREAD=off, or a thread that cannot start:
  * the work is done on the request's thread. If the thread dies or fails a job, the job
- * is done there too — a question only reads, so asking again changes nothing; a
+ * is done there too — a question only reads, so asking again changes nothing (but its
+ * count: each thread counts the answers it makes, recall-cache.ts's freshAnswer, so one
+ * the thread made and could not hand back counts twice; a death loses the thread's
+ * counts not yet written, as a crash loses the process's, lib/memory/usage.ts); a
  * remember the thread may already have committed is recognized as the same fact
  * (deduplicated, as an agent's retry would be; one that `replaces` another too:
  * replacedAlready in lib/memory/replace.ts) — and after a death the thread rests a

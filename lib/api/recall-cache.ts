@@ -65,9 +65,16 @@ function recallCache(db: Conn): RecallCache {
   return cacheFor("mnemoRecallCache", db, () => new RecallCache(readConfig().MNEMO_RECALL_CACHE_MB * 2 ** 20));
 }
 
-/** An answer made now, on whichever thread calls it (the request's, or the agent thread's). */
+/**
+ * An answer made now, on whichever thread calls it (the request's, or the agent
+ * thread's), and counted as a recall of its facts there: each thread has its own
+ * counter and writes its own counts (usage.ts). At a million facts an answer to a
+ * question names ~24 facts no recent answer named, each a row to write (~5 µs), and
+ * the serving thread no longer pays for them (BENCHMARKS.md).
+ */
 export async function freshAnswer(db: Conn, agent: AgentContext, input: RecallInput, today: string): Promise<KeptRecall> {
   const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
+  noteRecalled(db, factIds);
   return { answer: utf8.encode(json), factIds };
 }
 
@@ -84,15 +91,16 @@ export async function recallAnswer(
   // Every other input that shapes the answer is in the key.
   const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.limit ?? 0, input.budget ?? 0]);
   const version = `${agent.recallVersion}\n${today}`;
-  let kept = asked ? undefined : cache.get(key, version);
-  if (!kept) {
-    const onThisThread = () => freshAnswer(db, agent, input, today);
-    // A question is ranked on the agent thread where the database has one (agent-thread.ts).
-    const thread = asked ? agentThreadFor(db) : null;
-    kept = thread ? await thread.recall({ agent, input, today }, onThisThread) : await onThisThread();
-    if (!asked) cache.keep(key, version, kept);
+  const kept = asked ? undefined : cache.get(key, version);
+  if (kept) {
+    // Every answer served counts as a recall of its facts: a kept one here, a fresh one where it was made (freshAnswer).
+    noteRecalled(db, kept.factIds);
+    return kept.answer;
   }
-  // Every answer served counts as a recall of its facts, kept or fresh (batched: no write here).
-  noteRecalled(db, kept.factIds);
-  return kept.answer;
+  const onThisThread = () => freshAnswer(db, agent, input, today);
+  // A question is ranked on the agent thread where the database has one (agent-thread.ts).
+  const thread = asked ? agentThreadFor(db) : null;
+  const fresh = thread ? await thread.recall({ agent, input, today }, onThisThread) : await onThisThread();
+  if (!asked) cache.keep(key, version, fresh);
+  return fresh.answer;
 }

@@ -7,8 +7,9 @@
  * kept recall answer stale.
  *
  * The tolerance: counts reach the database at most MNEMO_USAGE_FLUSH_MS after the
- * recall. A graceful stop writes them first (lib/ops/flush-before-exit.ts); a
- * crash loses at most that window's counts, and a power cut also the batches
+ * recall. A graceful stop writes them first (lib/ops/flush-before-exit.ts, and the
+ * agent thread as it closes); a crash loses at most that window's counts, and a
+ * power cut also the batches
  * written since the last commit that waited for the disk: the counts' commits do
  * not (db/writer.ts WriteOptions), since the request loop waits through each
  * fsync: 15–20 % of a flush at a million facts (BENCHMARKS.md).
@@ -147,7 +148,11 @@ export class UsageCounter {
   }
 }
 
-/** This process's counter, shared by every copy of this module the bundler makes (REST, MCP, instrumentation). */
+/**
+ * This thread's counter, shared by every copy of this module the bundler makes (REST, MCP, instrumentation).
+ * The agent thread (lib/api/agent-thread.ts) has its own: it counts the answers it makes and writes them on
+ * its own connection, and before it closes.
+ */
 function processUsage(): UsageCounter {
   const shared = globalThis as { mnemoUsage?: UsageCounter };
   return (shared.mnemoUsage ??= new UsageCounter(readConfig().MNEMO_USAGE_FLUSH_MS));
@@ -158,7 +163,7 @@ export function noteRecalled(db: Conn, factIds: readonly string[]): void {
   processUsage().note(db, factIds);
 }
 
-/** Writes this process's counts now; a graceful stop calls it before the process exits. */
+/** Writes this thread's counts now; a graceful stop calls it before the process exits (the agent thread, before it ends). */
 export function flushUsage(): Promise<void> {
   return processUsage().flush();
 }
