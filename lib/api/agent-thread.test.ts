@@ -7,7 +7,7 @@
  * with the database.
  */
 import type { Worker } from "node:worker_threads";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
 import type { RecallOutput } from "@/lib/validation/agent-api";
@@ -314,7 +314,15 @@ describe("the agent thread", () => {
   });
 
   it("counts the answers it makes itself, and writes those counts before it ends", async () => {
-    closeDb(); // a thread of its own, with no counts of earlier tests
+    // A thread of its own; the one before writes the counts it holds as it closes, and is waited for. The new
+    // one writes only when it closes: no timer of its own lands in the middle, however slow the machine.
+    const previous = thread();
+    closeDb();
+    await previous.close();
+    process.env.MNEMO_USAGE_FLUSH_MS = "600000";
+    onTestFinished(() => {
+      delete process.env.MNEMO_USAGE_FLUSH_MS;
+    });
     const input = { channel: "support", asker: "ana", q: "refund approval" };
     const ids = (JSON.parse(await answeredHere(input)) as RecallOutput).facts.map((fact) => fact.id);
     expect(ids.length).toBeGreaterThan(1);
