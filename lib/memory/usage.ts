@@ -9,10 +9,10 @@
  * The tolerance: counts reach the database at most MNEMO_USAGE_FLUSH_MS after the
  * recall. A graceful stop writes them first (lib/ops/flush-before-exit.ts, and the
  * agent thread as it closes); a crash loses at most that window's counts, and a
- * power cut also the batches
- * written since the last commit that waited for the disk: the counts' commits do
- * not (db/writer.ts WriteOptions), since the request loop waits through each
- * fsync: 15–20 % of a flush at a million facts (BENCHMARKS.md).
+ * power cut also the batches written since the last commit that waited for the
+ * disk: the counts' commits do not (db/writer.ts WriteOptions), since the request
+ * loop waits through each fsync: 15–20 % of a flush at a million facts
+ * (BENCHMARKS.md).
  */
 import { writeTransaction, type Conn, type Db } from "@/db/client";
 import { readConfig } from "@/lib/config";
@@ -41,7 +41,7 @@ const ADD_SQL = `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_
  */
 const BATCH = 250;
 
-/** One process's counts not yet written, per database; the app keeps one per process (see `processUsage`), tests make their own. */
+/** One thread's counts not yet written, per database; the app keeps one per thread (see `threadUsage`), tests make their own. */
 export class UsageCounter {
   private readonly pending = new Map<Conn, Map<string, Pending>>();
   private timer: NodeJS.Timeout | null = null;
@@ -153,17 +153,17 @@ export class UsageCounter {
  * The agent thread (lib/api/agent-thread.ts) has its own: it counts the answers it makes and writes them on
  * its own connection, and before it closes.
  */
-function processUsage(): UsageCounter {
+function threadUsage(): UsageCounter {
   const shared = globalThis as { mnemoUsage?: UsageCounter };
   return (shared.mnemoUsage ??= new UsageCounter(readConfig().MNEMO_USAGE_FLUSH_MS));
 }
 
 /** Counts one served recall of these facts; no database write now (see UsageCounter). */
 export function noteRecalled(db: Conn, factIds: readonly string[]): void {
-  processUsage().note(db, factIds);
+  threadUsage().note(db, factIds);
 }
 
 /** Writes this thread's counts now; a graceful stop calls it before the process exits (the agent thread, before it ends). */
 export function flushUsage(): Promise<void> {
-  return processUsage().flush();
+  return threadUsage().flush();
 }
