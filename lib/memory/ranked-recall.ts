@@ -42,7 +42,7 @@ export async function recallRanked(
 ): Promise<RankedRecall> {
   const limit = options.limit ?? RECALL_LIMIT;
   const question = options.question?.trim();
-  const fit = { limit, budget: options.budget, explain: options.explain };
+  const { budget, explain } = options;
   const today = options.today ?? utcDay();
   if (!question) {
     // Today's order needs only the newest RECALL_LIMIT of each branch, read straight off the index.
@@ -50,7 +50,7 @@ export async function recallRanked(
       recall(db, agentId, place, today),
       recallableCount(db, agentId, place, today),
     ]);
-    return rankRecall([newest], { ...fit, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place, today) });
+    return rankRecall([newest], { limit, budget, explain, words: null, nearest: null, considered, allowed: (fact) => recallable(fact, place, today) });
   }
   const allowed = (fact: StoredFact) => recallable(fact, place, today);
   const branches = recallBranches(place);
@@ -66,7 +66,7 @@ export async function recallRanked(
   // then matches, then the newest others. So the matches read whole are the best that many (ties at the edge
   // included) — all of them when meaning's ranks are fused with the words', which ranks every match — and the
   // newest others only as many as the matches leave room for.
-  const walk = options.budget === undefined ? limit : limit + BUDGET_LOOKAHEAD;
+  const walk = budget === undefined ? limit : limit + BUDGET_LOOKAHEAD;
   const matched = [...(hits?.keys() ?? [])];
   let matches = matched;
   if (!nearest && hits && matched.length > walk) {
@@ -75,7 +75,7 @@ export async function recallRanked(
   }
   const newest = Math.max(0, walk - matched.length);
   const nearestIds = nearest?.map(({ id }) => id) ?? [];
-  const want = { all: !!options.explain, matches, matched, nearest: nearestIds, newest, newestDepth: walk + nearestIds.length };
+  const want = { all: !!explain, matches, matched, nearest: nearestIds, newest, newestDepth: walk + nearestIds.length };
   const facts = await readCandidates(db, agentId, place, branches, want, today, options.version);
 
   const words = hits && new Map<StoredFact, WordHit>();
@@ -85,7 +85,8 @@ export async function recallRanked(
       if (hit) words.set(fact, hit);
     }
   }
-  return rankRecall(listsByBranch(facts, branches), { ...fit, words, nearest, allowed, considered: postings.count });
+  // The options written out, not spread: see rankedReceipt in ranking.ts.
+  return rankRecall(listsByBranch(facts, branches), { limit, budget, explain, words, nearest, allowed, considered: postings.count });
 }
 
 /** The facts read, one list per branch in recall order (pinned first, then newest), as rankRecall takes them. */

@@ -103,21 +103,27 @@ function relevanceOf(
   return relevance;
 }
 
-/** Lists in recency order (each a branch's facts, pinned first then newest), merged lazily: newest first, pinned skipped. */
-function* unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): Generator<StoredFact> {
+/**
+ * Lists in recency order (each a branch's facts, pinned first then newest), merged
+ * lazily: a cursor that gives the next fact, newest first, pinned skipped, and
+ * undefined at the end. A cursor, not a generator: whatever a generator's frame had
+ * pointed to outlived V8's young collections until the next full one — on the agent
+ * thread, each question's facts, receipts and lines promoted to the old generation
+ * (BENCHMARKS.md, fourteenth session).
+ */
+function unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): () => StoredFact | undefined {
   const at = lists.map((list) => {
     let i = 0;
     while (i < list.length && list[i].pinned) i++;
     return i;
   });
-  for (;;) {
+  return () => {
     let best = -1;
     for (let l = 0; l < lists.length; l++) {
       if (at[l] < lists[l].length && (best < 0 || byRecency(lists[l][at[l]], lists[best][at[best]]) < 0)) best = l;
     }
-    if (best < 0) return;
-    yield lists[best][at[best]++];
-  }
+    return best < 0 ? undefined : lists[best][at[best]++];
+  };
 }
 
 /** Scores shown to agents: four significant digits are all a comparison needs. */
@@ -142,23 +148,37 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
   for (const [fact, { score }] of relevance) if (!fact.pinned && allowed(fact)) scored.push({ fact, score });
   scored.sort((a, b) => b.score - a.score || byRecency(a.fact, b.fact));
   const matching = scored.map(({ fact }) => fact);
-  // The rule is checked again for every fact on its way to the answer.
-  function* ordered() {
-    for (const fact of pinned) if (allowed(fact)) yield fact;
-    yield* matching;
-    for (const fact of unpinnedByRecency(lists)) if (allowed(fact) && !relevance.has(fact)) yield fact;
-  }
+  // The answer's order — pinned, matching, then the others newest first — as a cursor (see unpinnedByRecency); the
+  // rule is checked again for every fact on its way to the answer.
+  const others = unpinnedByRecency(lists);
+  let nextPinned = 0;
+  let nextMatching = 0;
+  const next = (): StoredFact | undefined => {
+    while (nextPinned < pinned.length) {
+      const fact = pinned[nextPinned++];
+      if (allowed(fact)) return fact;
+    }
+    if (nextMatching < matching.length) return matching[nextMatching++];
+    for (let fact = others(); fact; fact = others()) if (allowed(fact) && !relevance.has(fact)) return fact;
+    return undefined;
+  };
 
   const receipt = (fact: StoredFact): Omit<Receipt, "rank"> => {
     const found = relevance.get(fact);
     return { pinned: fact.pinned, score: found ? shown(found.score) : null, matched: found?.matched ?? [] };
+  };
+  // Its fields written out, not spread from receipt(): every object V8 made by spreading outlived the young
+  // collections until the next full one, like a generator's (see unpinnedByRecency).
+  const rankedReceipt = (fact: StoredFact, rank: number): Receipt => {
+    const { pinned, score, matched } = receipt(fact);
+    return { pinned, score, matched, rank };
   };
   const kept: RankedFact[] = [];
   const leftOut: LeftOutFact[] = [];
   const section = new Section();
   let refusedAt = -1;
   let seen = 0;
-  for (const fact of ordered()) {
+  for (let fact = next(); fact; fact = next()) {
     seen++;
     const full = kept.length >= limit || (refusedAt >= 0 && seen - refusedAt > BUDGET_LOOKAHEAD);
     if (full) {
@@ -173,7 +193,7 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
       continue;
     }
     section.add(line);
-    kept.push({ fact, why: { ...receipt(fact), rank: kept.length + 1 } });
+    kept.push({ fact, why: rankedReceipt(fact, kept.length + 1) });
   }
   return {
     facts: kept,
