@@ -85,7 +85,7 @@ export async function recallRanked(
       if (hit) words.set(fact, hit);
     }
   }
-  // The options written out, not spread: see rankedReceipt in ranking.ts.
+  // The options written out, not spread: this spread too kept the question's objects alive (rankedReceipt, ranking.ts).
   return rankRecall(listsByBranch(facts, branches), { limit, budget, explain, words, nearest, allowed, considered: postings.count });
 }
 

@@ -167,8 +167,9 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
     const found = relevance.get(fact);
     return { pinned: fact.pinned, score: found ? shown(found.score) : null, matched: found?.matched ?? [] };
   };
-  // Its fields written out, not spread from receipt(): every object V8 made by spreading outlived the young
-  // collections until the next full one, like a generator's (see unpinnedByRecency).
+  // Its fields written out, not spread from receipt(): the object this spread made outlived the young
+  // collections until the next full one, with all it pointed to, like a generator's (see unpinnedByRecency;
+  // measured, BENCHMARKS.md).
   const rankedReceipt = (fact: StoredFact, rank: number): Receipt => {
     const { pinned, score, matched } = receipt(fact);
     return { pinned, score, matched, rank };
