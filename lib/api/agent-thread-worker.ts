@@ -25,7 +25,8 @@ async function answer(job: Job): Promise<FromThread> {
   try {
     if ("recall" in job) {
       const { agent, input, today } = job.recall;
-      return { id, recalled: await freshAnswer(getDb(), agent, input, today) };
+      // The bytes only: a question's answer is not kept, so the serving thread has no use for its fact ids.
+      return { id, recalled: (await freshAnswer(getDb(), agent, input, today)).answer };
     }
     return { id, remembered: await rememberOnThisThread(getDb(), job.remember.agent, job.remember.input) };
   } catch (error) {
@@ -68,6 +69,6 @@ port.on("message", async (message: ToThread) => {
   working++;
   const reply = await answer(message);
   working--;
-  port.postMessage(reply, "recalled" in reply ? [reply.recalled.answer.buffer] : []);
+  port.postMessage(reply, "recalled" in reply ? [reply.recalled.buffer] : []);
   closeWhenIdle();
 });

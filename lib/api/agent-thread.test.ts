@@ -227,13 +227,13 @@ describe("the agent thread", () => {
     let here = 0;
     const onThisThread = async () => {
       here++;
-      return { answer: new TextEncoder().encode(await answeredHere(input)), factIds: [] };
+      return new TextEncoder().encode(await answeredHere(input));
     };
     // Posted to the thread at once; it dies before it has answered them.
     const asked = Array.from({ length: 8 }, () => thread().recall({ agent, input, today: utcDay() }, onThisThread));
     const answeredBefore = thread().answered;
     await thread().kill();
-    for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
+    for (const answer of await Promise.all(asked)) expect(new TextDecoder().decode(answer)).toBe(expected);
     expect(here + thread().answered - answeredBefore).toBe(8);
     expect(here).toBeGreaterThan(0);
 
@@ -270,12 +270,12 @@ describe("the agent thread", () => {
     expect(thread().start()).toBe(true);
     const worker = (thread() as unknown as { worker: Worker }).worker;
     const terminate = vi.spyOn(worker, "terminate");
-    const onThisThread = async () => ({ answer: new TextEncoder().encode(await answeredHere(input)), factIds: [] });
+    const onThisThread = async () => new TextEncoder().encode(await answeredHere(input));
     const asked = Array.from({ length: 4 }, () => thread().recall({ agent, input, today: utcDay() }, onThisThread));
     const exited = new Promise((resolve) => worker.once("exit", resolve));
     worker.emit("messageerror", new Error("an unreadable reply"));
     await exited;
-    for (const kept of await Promise.all(asked)) expect(new TextDecoder().decode(kept.answer)).toBe(expected);
+    for (const answer of await Promise.all(asked)) expect(new TextDecoder().decode(answer)).toBe(expected);
     expect(terminate).not.toHaveBeenCalled();
     expect(thread().start()).toBe(false);
     startsAgainAfterRest();
@@ -294,7 +294,7 @@ describe("the agent thread", () => {
       throw new Error("not asked here");
     });
     await first.close();
-    expect(new TextDecoder().decode((await held).answer)).toBe(expected);
+    expect(new TextDecoder().decode(await held)).toBe(expected);
     expect(first.answered - before).toBe(1);
     expect(here).toBe(0);
     expect(first.start()).toBe(false);

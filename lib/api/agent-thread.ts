@@ -38,7 +38,7 @@ import type { ErrorCode, RecallInput, RememberInput } from "@/lib/validation/age
 import type { RememberAnswer } from "./agent-memory";
 import type { AgentContext } from "./auth";
 import { apiError } from "./errors";
-import type { KeptRecall } from "./recall-cache";
+import type { RecallAnswer } from "./recall-cache";
 
 /** A question for the thread: what freshAnswer takes. */
 export type ThreadQuestion = { agent: AgentContext; input: RecallInput; today: string };
@@ -56,7 +56,7 @@ export type ToThread =
   | { ending: Int32Array }
   | { end: true };
 export type FromThread = { id: number } & (
-  | { recalled: KeptRecall }
+  | { recalled: RecallAnswer }
   | { remembered: RememberAnswer }
   | { refused: { code: ErrorCode; message: string; headers: Record<string, string> } }
   | { failed: true }
@@ -124,7 +124,7 @@ export class AgentThread {
   }
 
   /** The answer to a question: from the thread, or by `onThisThread` (the request's thread) when there is none. */
-  recall(question: ThreadQuestion, onThisThread: () => Promise<KeptRecall>): Promise<KeptRecall> {
+  recall(question: ThreadQuestion, onThisThread: () => Promise<RecallAnswer>): Promise<RecallAnswer> {
     return this.ask((id) => ({ id, recall: question }), onThisThread);
   }
 

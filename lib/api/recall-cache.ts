@@ -97,10 +97,13 @@ export async function recallAnswer(
     noteRecalled(db, kept.factIds);
     return kept.answer;
   }
-  const onThisThread = () => freshAnswer(db, agent, input, today);
-  // A question is ranked on the agent thread where the database has one (agent-thread.ts).
-  const thread = asked ? agentThreadFor(db) : null;
-  const fresh = thread ? await thread.recall({ agent, input, today }, onThisThread) : await onThisThread();
-  if (!asked) cache.keep(key, version, fresh);
+  if (asked) {
+    // A question is ranked on the agent thread where the database has one (agent-thread.ts), and not kept.
+    const onThisThread = async () => (await freshAnswer(db, agent, input, today)).answer;
+    const thread = agentThreadFor(db);
+    return thread ? thread.recall({ agent, input, today }, onThisThread) : onThisThread();
+  }
+  const fresh = await freshAnswer(db, agent, input, today);
+  cache.keep(key, version, fresh);
   return fresh.answer;
 }
