@@ -4,7 +4,8 @@ import type { SizeResult } from "./run";
 export type Goal = { goal: string; value: string; met: boolean };
 
 const at16 = (s: SizeResult) => s.load.find((l) => l.concurrency === 16)!;
-const pct = (x: number) => `${Math.round(x * 100)} %`;
+// One decimal: a whole percent hid which side of a goal a value fell (59.97 % read "60 %", missed).
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 
 export function goals(sizes: SizeResult[]): Goal[] {
