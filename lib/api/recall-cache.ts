@@ -87,21 +87,20 @@ export async function recallAnswer(
   /** The UTC day expiry is judged by; today by default (tests pass their own). */
   today: string = utcDay(),
 ): Promise<RecallAnswer> {
-  const asked = !!input.q?.trim();
-  // Every other input that shapes the answer is in the key.
-  const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.limit ?? 0, input.budget ?? 0]);
-  const version = `${agent.recallVersion}\n${today}`;
-  const kept = asked ? undefined : cache.get(key, version);
-  if (kept) {
-    // Every answer served counts as a recall of its facts: a kept one here, a fresh one where it was made (freshAnswer).
-    noteRecalled(db, kept.factIds);
-    return kept.answer;
-  }
-  if (asked) {
+  if (input.q?.trim()) {
     // A question is ranked on the agent thread where the database has one (agent-thread.ts), and not kept.
     const onThisThread = async () => (await freshAnswer(db, agent, input, today)).answer;
     const thread = agentThreadFor(db);
     return thread ? thread.recall({ agent, input, today }, onThisThread) : onThisThread();
+  }
+  // Every other input that shapes the answer is in the key.
+  const key = JSON.stringify([agent.agentId, input.channel, input.asker ?? "", input.limit ?? 0, input.budget ?? 0]);
+  const version = `${agent.recallVersion}\n${today}`;
+  const kept = cache.get(key, version);
+  if (kept) {
+    // Every answer served counts as a recall of its facts: a kept one here, a fresh one where it was made (freshAnswer).
+    noteRecalled(db, kept.factIds);
+    return kept.answer;
   }
   const fresh = await freshAnswer(db, agent, input, today);
   cache.keep(key, version, fresh);
