@@ -80,15 +80,20 @@ describe("a deleted fact leaves no byte behind", () => {
     });
   }
 
-  it("through Forget permanently and the purge of the 7-day bin (writes.ts)", async () => {
+  it("through Forget permanently and the purge of the 7-day bin (writes.ts), each folding the WAL itself", async () => {
     const ana = { workspaceId: "acme", id: "ana", name: "Ana Alves", handle: "ana" };
     const first = await keepMarker(t.db);
     expect(await forgetFact(t.db, ana, "scout", first.id)).toEqual({ status: "forgotten" });
+    // Forgetting keeps the fact (7 days in the bin): the WAL holds its pages again.
+    expect(filesHolding(t.file, first.marker)).toContain(`${t.file}-wal`);
     expect(await purgeFact(t.db, ana, "scout", first.id)).toEqual({ status: "purged" });
+    // No checkpoint by the caller: the page as it was before the delete is in neither file.
+    expect(filesHolding(t.file, first.marker)).toEqual([]);
     await expectGone(t.db, first.marker);
     const second = await keepMarker(t.db);
     expect(await forgetFact(t.db, ana, "scout", second.id)).toEqual({ status: "forgotten" });
     expect(await purgeExpired(t.db, new Date(Date.now() + 8 * 24 * 60 * 60 * 1000))).toBe(1);
+    expect(filesHolding(t.file, second.marker)).toEqual([]);
     await expectGone(t.db, second.marker);
   });
 

@@ -5,7 +5,8 @@
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
+import { writeTransaction, type Conn, type Db, type SqlPart, type Writes } from "@/db/client";
+import { foldWal } from "@/db/secure-delete";
 import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import { derivedColumns, sameTermsBack } from "./derived-columns";
@@ -529,7 +530,11 @@ export async function restoreFact(
   });
 }
 
-/** "Forget permanently": a forgotten fact and its history are deleted now. */
+/**
+ * "Forget permanently": a forgotten fact and its history are deleted now — their pages
+ * zeroed (secure_delete), and the WAL folded into the file (foldWal), so the page as it
+ * was before the delete does not wait in the WAL until a checkpoint reuses it.
+ */
 export async function purgeFact(
   db: Conn,
   viewer: PersonActor,
@@ -545,16 +550,19 @@ export async function purgeFact(
       [factId, agentId, ...changeable.args],
     ),
   );
-  return { status: deleted.length ? "purged" : "not_found" };
+  if (!deleted.length) return { status: "not_found" };
+  await foldWal((db as Partial<Db>).$client);
+  return { status: "purged" };
 }
 
-/** Deletes every fact forgotten longer ago than the grace period, with its history. Returns how many. */
+/** Deletes every fact forgotten longer ago than the grace period, with its history, as purgeFact does. Returns how many. */
 export async function purgeExpired(db: Conn, now: Date = new Date()): Promise<number> {
   const deleted = await writeTransaction(db, (writes) =>
     writes.all<{ id: string }>("DELETE FROM facts WHERE forgotten_at IS NOT NULL AND forgotten_at < ? RETURNING id", [
       graceCutoff(now),
     ]),
   );
+  if (deleted.length) await foldWal((db as Partial<Db>).$client);
   return deleted.length;
 }
 
