@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatabaseOpenError, filePathOf, openDatabase, readAll, writeTransaction, type Writes } from "./client";
+import { WAL_CHECKPOINT_PAGES } from "./kept-statements";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,6 +150,26 @@ describe("writeTransaction", () => {
     const client = await db.$client.execute("PRAGMA synchronous");
     expect(pragmas).toEqual({ synchronous: Number(client.rows[0][0]), foreign_keys: 1 });
     expect(await bodies(db)).toEqual(["one"]);
+    db.$client.close();
+  });
+
+  it("lets the write-ahead log gather ten thousand pages before copying them back into the file", async () => {
+    const db = await notes();
+    // 12 commits of ~250 pages each: past SQLite's default mark of 1,000 pages, short of ours.
+    const page = "x".repeat(3_000);
+    for (let commit = 0; commit < 12; commit++) {
+      await writeTransaction(db, async (writes) => {
+        for (let row = 0; row < 250; row++) await writes.run("INSERT INTO notes (body) VALUES (?)", [page]);
+      });
+    }
+    const [{ wal_autocheckpoint: mark }] = await writeTransaction(db, (writes) =>
+      writes.all<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint", []),
+    );
+    expect(mark).toBe(WAL_CHECKPOINT_PAGES);
+    // Every frame since the file was made is still in the log: no commit checkpointed and started the log again.
+    const log = Number((await db.$client.execute("PRAGMA wal_checkpoint(PASSIVE)")).rows[0].log);
+    expect(log).toBeGreaterThan(3_000);
+    expect(log).toBeLessThan(WAL_CHECKPOINT_PAGES);
     db.$client.close();
   });
 

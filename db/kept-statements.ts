@@ -11,6 +11,19 @@ import { SECURE_DELETE_ON } from "./secure-delete";
 /** How long a writer waits for another writer's lock before giving up (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
+/**
+ * How many pages a write connection lets the WAL gather before its commit copies them
+ * back into the file (SQLite's default: 1,000, about 4 MB). A remember dirties ~20
+ * pages spread over the indexes of a million facts, and the next commits dirty many of
+ * the same pages again; a larger WAL copies each such page back once per checkpoint
+ * rather than once every few commits, and syncs the file a tenth as often. Remember on
+ * the server at a million facts: +10–13 % in five pairs, recall with a question
+ * unchanged (BENCHMARKS.md, the sixteenth session). The cost: a WAL file of about 40 MB,
+ * each checkpoint longer, and a frame of an erased fact's page left in the WAL longer
+ * when an erasure cannot empty it (db/secure-delete.ts foldWal).
+ */
+export const WAL_CHECKPOINT_PAGES = 10_000;
+
 export type KeptStatements = {
   /** Runs a statement and returns its rows as objects keyed by column name. */
   all(text: string, args?: readonly SqlArg[]): unknown[];
@@ -39,6 +52,8 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       // Freed pages are zeroed, so a deleted fact leaves no bytes behind (secure-delete.ts).
       database.exec(SECURE_DELETE_ON);
+      // Only a connection that commits checkpoints; the kept readers never do.
+      if (use === "write") database.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     }
     return database;
   };
