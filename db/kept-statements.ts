@@ -13,14 +13,14 @@ export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * How many pages a write connection lets the WAL gather before its commit copies them
- * back into the file (SQLite's default: 1,000, about 4 MB). A remember dirties ~20
+ * back into the file (SQLite's default: 1,000, about 4 MB). A remember dirties ~18
  * pages spread over the indexes of a million facts, and the next commits dirty many of
  * the same pages again; a larger WAL copies each such page back once per checkpoint
  * rather than once every few commits, and syncs the file a tenth as often. Remember on
- * the server at a million facts: +10–13 % in five pairs, recall with a question
- * unchanged (BENCHMARKS.md, the sixteenth session). The cost: a WAL file of about 40 MB,
- * each checkpoint longer, and a frame of an erased fact's page left in the WAL longer
- * when an erasure cannot empty it (db/secure-delete.ts foldWal).
+ * the server at a million facts: +6 to +13 % in five pairs (+10 % on average), recall
+ * with a question unchanged (BENCHMARKS.md, the sixteenth session). The cost: a WAL
+ * file of about 40 MB, each checkpoint longer, and an erased fact's old page left in
+ * the WAL longer when a delete cannot fold it (db/secure-delete.ts foldWal).
  */
 export const WAL_CHECKPOINT_PAGES = 10_000;
 

@@ -10,6 +10,7 @@
  * a transaction (VACUUM, journal_mode) go through as they are; they free nothing.
  */
 import type { Client, InStatement, ResultSet, TransactionMode } from "@libsql/client";
+import type { Conn, Db } from "./client";
 import { takeTurn } from "./write-queue";
 
 export const SECURE_DELETE_ON = "PRAGMA secure_delete = ON";
@@ -27,15 +28,16 @@ function writes(statement: InStatement): boolean {
 const files = ((globalThis as { mnemoSecureDeleteFiles?: WeakMap<Client, string> }).mnemoSecureDeleteFiles ??= new WeakMap());
 
 /**
- * After an erasure: folds the WAL into the file and empties it, so the pages as they
- * were before the delete are not left in the WAL file until it wraps round. Takes
- * this thread's write turn first (a checkpoint waits for writers, and the kept
- * writer runs on this same thread). Best effort: false when another connection
- * kept it busy (another process, or the agent thread's: lib/api/agent-thread.ts)
- * or the database is not a local file — the frames are then overwritten as the WAL
- * is reused.
+ * After an erasure or a permanent delete: folds the WAL into the file and empties it,
+ * so the pages as they were before the delete are not left in the WAL file until it
+ * wraps round. Takes this thread's write turn first (a checkpoint waits for writers,
+ * and the kept writer runs on this same thread). Best effort: false when another
+ * connection kept it busy (another process, or the agent thread's:
+ * lib/api/agent-thread.ts) or `db` is not a local file's own connection (a remote
+ * database, a transaction) — the frames are then overwritten as the WAL is reused.
  */
-export async function foldWal(client: Client | undefined): Promise<boolean> {
+export async function foldWal(db: Conn): Promise<boolean> {
+  const client = (db as Partial<Db>).$client;
   const file = client && files.get(client);
   if (!client || !file) return false;
   const release = await takeTurn(file);

@@ -5,7 +5,7 @@
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { writeTransaction, type Conn, type Db, type SqlPart, type Writes } from "@/db/client";
+import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
@@ -551,7 +551,7 @@ export async function purgeFact(
     ),
   );
   if (!deleted.length) return { status: "not_found" };
-  await foldWal((db as Partial<Db>).$client);
+  await foldWal(db);
   return { status: "purged" };
 }
 
@@ -562,7 +562,7 @@ export async function purgeExpired(db: Conn, now: Date = new Date()): Promise<nu
       graceCutoff(now),
     ]),
   );
-  if (deleted.length) await foldWal((db as Partial<Db>).$client);
+  if (deleted.length) await foldWal(db);
   return deleted.length;
 }
 

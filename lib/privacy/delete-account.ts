@@ -16,7 +16,7 @@
  *     deleted:        { plan }
  *     not_found
  */
-import { writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
+import { writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import { handleOf } from "@/lib/person-name";
 import { derivedColumns, sameTermsBack } from "@/lib/memory/derived-columns";
@@ -105,7 +105,7 @@ function renamedLabel(label: string, handle: string): string {
 
 export async function deleteAccount(db: Conn, userId: string, options: DeleteAccountOptions): Promise<DeleteAccountResult> {
   const result = await deleteIn(db, userId, options);
-  if (result.status === "deleted") await foldWal((db as Partial<Db>).$client);
+  if (result.status === "deleted") await foldWal(db);
   return result;
 }
 

@@ -14,7 +14,7 @@
  *   personFactCounts(db, workspaceId) → Map<userId, number>   (the People page: every member's count)
  *   erasePersonFactsIn(writes, userId, workspaceId | null, by) → AgentErasure[]   (inside a caller's transaction)
  */
-import { readAll, readOne, writeTransaction, type Conn, type Db, type SqlArg, type Writes } from "@/db/client";
+import { readAll, readOne, writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
 import { foldWal } from "@/db/secure-delete";
 import type { AuditActor } from "@/lib/admin/audit";
 import { displayNameSql } from "@/lib/person-name";
@@ -121,7 +121,7 @@ export async function erasePersonFacts(db: Conn, userId: string, options: EraseO
     if (options.endSessions) await writes.run("UPDATE users SET session_version = session_version + 1 WHERE id = ?", [userId]);
     return erased;
   });
-  if (agents.length) await foldWal((db as Partial<Db>).$client);
+  if (agents.length) await foldWal(db);
   return { status: "erased", total: agents.reduce((sum, a) => sum + a.facts, 0), agents };
 }
 
