@@ -37,7 +37,7 @@ export type PairedFact = {
 /**
  * The most facts scored for one new fact. The shortlist is ordered by how many of the new
  * fact's rarest terms each shares, and at most MAX_LOOK_ALIKES are reported, so the best
- * hundred hold them; scoring costs ~15 µs a fact, inside the write's transaction.
+ * hundred hold them; each costs ~4 µs inside the write's transaction (its features ~3, its score ~1).
  */
 const SHORTLIST_LIMIT = 100;
 /** Stop adding terms to the shortlist's once their postings pass this many (the rarest always goes in). */
@@ -67,7 +67,7 @@ const TERM_COUNTS_SQL = `SELECT b.id AS branch, t.value AS term,
  * shortlist outermost, not a walk of the branch). Parameters: branch, terms (JSON), today, limit,
  * the new fact's id, agent, workspace, scope, scope_ref.
  */
-const SHORTLIST_SQL = `SELECT facts.id AS id, facts.body AS body, facts.proposed_at AS proposedAt
+const SHORTLIST_SQL = `SELECT facts.id AS id, facts.body AS body, facts.body_key AS key, facts.proposed_at AS proposedAt
   FROM (SELECT p.fact_seq AS seq, count(*) AS shared FROM fact_terms p
       WHERE p.branch = ? AND p.term IN (SELECT value FROM json_each(?)) AND (p.valid_until IS NULL OR p.valid_until >= ?)
       GROUP BY p.fact_seq ORDER BY shared DESC, p.fact_seq DESC LIMIT ?) s
@@ -117,7 +117,7 @@ export async function pairLookAlikes(writes: Writes, fact: PairedFact, today: st
   if (!counted.length) return [];
   // Every fact's postings include the new fact's own: a term only it holds counts 1.
   const chosen = rarestTerms(counted.map(({ term, facts }) => ({ term, facts: Number(facts) - 1 })));
-  const shortlist = await writes.all<{ id: string; body: string; proposedAt: string | null }>(SHORTLIST_SQL, [
+  const shortlist = await writes.all<{ id: string; body: string; key: string; proposedAt: string | null }>(SHORTLIST_SQL, [
     counted[0].branch,
     JSON.stringify(chosen),
     today,

@@ -215,6 +215,15 @@ describe("similarFacts", () => {
     const index = new LookAlikeIndex(others);
     for (const { body } of others) expect(index.similarTo(body)).toEqual(similarFacts(body, others));
   });
+
+  it("takes each fact's dedupe key as its row keeps it: the key, not the text, says it is the same fact", () => {
+    const keyed = others.map((other) => ({ ...other, key: dedupeKey(other.body) }));
+    expect(new LookAlikeIndex(keyed).similarTo("Releases go out on Thursdays.")).toEqual(similarFacts("Releases go out on Thursdays.", others));
+    // A row whose key is the new text's is the fact itself, however its text reads.
+    const twin = [{ id: "typo", body: "Relases go out on Thursdays.", key: dedupeKey("Releases go out on Thursdays.") }];
+    expect(new LookAlikeIndex(twin).similarTo("Releases go out on Thursdays.")).toEqual([]);
+    expect(similarFacts("Releases go out on Thursdays.", [{ id: "typo", body: "Relases go out on Thursdays." }]).map((f) => f.id)).toEqual(["typo"]);
+  });
 });
 
 describe("look-alikes on any text", () => {

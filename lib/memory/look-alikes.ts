@@ -81,21 +81,42 @@ function kindOf(word: string, term: string): Kind {
 // "9:30", "2.5" and "1/3" are one value each, so 7:00 and 18:00 do not share a "00".
 const NUMBER_JOINT = /(\p{N})[:.,/](?=\p{N})/gu;
 
-function featuresOf(body: string): Features {
+/**
+ * Each folded word's Term, kept: a remember builds the features of every fact on its
+ * shortlist (up to a hundred, look-alike-pairs.ts), and a place's facts share most of
+ * their words, so a word's term, kind, trigrams and bits are worked out once rather than
+ * once per fact per write (a bench note's features: ~5 → ~3 µs). Terms are never
+ * changed once made. Cleared when full, like terms.ts's stems; at ~200 bytes a word,
+ * the bound keeps it under ~4 MB.
+ */
+const termsByWord = new Map<string, Term>();
+const MAX_KEPT_TERMS = 20_000;
+
+function termFor(word: string): Term {
+  let kept = termsByWord.get(word);
+  if (kept === undefined) {
+    const term = NEGATIONS.has(word) ? NEGATION_TERM : termOf(word);
+    kept = { word, term, kind: kindOf(word, term), grams: gramsOf(word), mask: maskOf(word) };
+    if (termsByWord.size >= MAX_KEPT_TERMS) termsByWord.clear();
+    termsByWord.set(word, kept);
+  }
+  return kept;
+}
+
+/** `key`: the text's dedupeKey when the caller has it already (a fact's row keeps it as body_key). */
+function featuresOf(body: string, key: string = dedupeKey(body)): Features {
   const terms: Term[] = [];
   const termSet = new Set<string>();
   let gramCount = 0;
   let words = 0;
   for (const word of foldedWords(body.replace(NUMBER_JOINT, "$1"))) {
     if (DROPPED.has(word)) continue;
-    const term = NEGATIONS.has(word) ? NEGATION_TERM : termOf(word);
-    if (termSet.has(term)) continue;
-    termSet.add(term);
-    const kind = kindOf(word, term);
-    const grams = gramsOf(word);
-    terms.push({ word, term, kind, grams, mask: maskOf(word) });
-    gramCount += grams.length;
-    if (kind === "word") words += 1;
+    const t = termFor(word);
+    if (termSet.has(t.term)) continue;
+    termSet.add(t.term);
+    terms.push(t);
+    gramCount += t.grams.length;
+    if (t.kind === "word") words += 1;
   }
   // Built in one typed array and sorted natively: this runs for every fact of a place.
   const all = new Float64Array(gramCount);
@@ -104,7 +125,7 @@ function featuresOf(body: string): Features {
   all.sort();
   let unique = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[unique++] = all[i];
-  return { key: dedupeKey(body), terms, termSet, trigrams: all.subarray(0, unique), words };
+  return { key, terms, termSet, trigrams: all.subarray(0, unique), words };
 }
 
 /** The characters a word has, as bits (several characters may share one: it only rules out). */
@@ -256,8 +277,9 @@ export function lookAlikeScore(a: string, b: string): number {
 export class LookAlikeIndex {
   private readonly entries: { id: string; body: string; features: Features }[];
 
-  constructor(others: readonly { id: string; body: string }[]) {
-    this.entries = others.map(({ id, body }) => ({ id, body, features: featuresOf(String(body)) }));
+  /** `key`: each fact's dedupeKey if known (its row's body_key), so it is not worked out again. */
+  constructor(others: readonly { id: string; body: string; key?: string }[]) {
+    this.entries = others.map(({ id, body, key }) => ({ id, body, features: featuresOf(String(body), key ?? dedupeKey(String(body))) }));
   }
 
   /** The kept facts very like `body` but not the same fact, best first. */
