@@ -128,6 +128,26 @@ function featuresOf(body: string, key: string = dedupeKey(body)): Features {
   return { key, terms, termSet, trigrams: all.subarray(0, unique), words };
 }
 
+/**
+ * The features of the texts compared lately, by text: the facts of a place are on the
+ * shortlist of each new fact kept there, so each text's features are worked out once,
+ * not once per write. Features are never changed once made, and a text is its own key:
+ * a corrected fact is a new text. The oldest go first; ~1 KB a text, ~20 MB at most.
+ */
+const featuresByText = new Map<string, Features>();
+const MAX_KEPT_FEATURES = 20_000;
+
+function keptFeaturesOf(body: string, key: string): Features {
+  let kept = featuresByText.get(body);
+  if (kept === undefined) {
+    kept = featuresOf(body, key);
+    if (featuresByText.size >= MAX_KEPT_FEATURES) featuresByText.delete(featuresByText.keys().next().value as string);
+    featuresByText.set(body, kept);
+  }
+  // A row's key is the text's own dedupeKey; one that says otherwise is taken at its word.
+  return kept.key === key ? kept : { ...kept, key };
+}
+
 /** The characters a word has, as bits (several characters may share one: it only rules out). */
 function maskOf(word: string): number {
   let mask = 0;
@@ -279,7 +299,7 @@ export class LookAlikeIndex {
 
   /** `key`: each fact's dedupeKey if known (its row's body_key), so it is not worked out again. */
   constructor(others: readonly { id: string; body: string; key?: string }[]) {
-    this.entries = others.map(({ id, body, key }) => ({ id, body, features: featuresOf(String(body), key ?? dedupeKey(String(body))) }));
+    this.entries = others.map(({ id, body, key }) => ({ id, body, features: keptFeaturesOf(String(body), key ?? dedupeKey(String(body))) }));
   }
 
   /** The kept facts very like `body` but not the same fact, best first. */
