@@ -132,17 +132,30 @@ function featuresOf(body: string, key: string = dedupeKey(body)): Features {
  * The features of the texts compared lately, by text: the facts of a place are on the
  * shortlist of each new fact kept there, so each text's features are worked out once,
  * not once per write. Features are never changed once made, and a text is its own key:
- * a corrected fact is a new text. The oldest go first; ~1 KB a text, ~20 MB at most.
+ * a corrected fact is a new text. The oldest go first once the estimated bytes pass the
+ * budget (~1 KB for a short fact, ~10 KB for one of 500 characters).
  */
-const featuresByText = new Map<string, Features>();
-const MAX_KEPT_FEATURES = 20_000;
+const featuresByText = new Map<string, { features: Features; bytes: number }>();
+const MAX_KEPT_FEATURE_BYTES = 24 * 2 ** 20;
+let keptFeatureBytes = 0;
+
+/** A kept text's rough cost: the text and its key, the trigrams' buffer, a slot per term in the list and the set, the objects. */
+function estimatedBytes(body: string, features: Features): number {
+  return 2 * (body.length + features.key.length) + features.trigrams.buffer.byteLength + 40 * features.terms.length + 400;
+}
 
 function keptFeaturesOf(body: string, key: string): Features {
-  let kept = featuresByText.get(body);
+  let kept = featuresByText.get(body)?.features;
   if (kept === undefined) {
     kept = featuresOf(body, key);
-    if (featuresByText.size >= MAX_KEPT_FEATURES) featuresByText.delete(featuresByText.keys().next().value as string);
-    featuresByText.set(body, kept);
+    const bytes = estimatedBytes(body, kept);
+    for (const [oldest, entry] of featuresByText) {
+      if (keptFeatureBytes + bytes <= MAX_KEPT_FEATURE_BYTES) break;
+      featuresByText.delete(oldest);
+      keptFeatureBytes -= entry.bytes;
+    }
+    featuresByText.set(body, { features: kept, bytes });
+    keptFeatureBytes += bytes;
   }
   // A row's key is the text's own dedupeKey; one that says otherwise is taken at its word.
   return kept.key === key ? kept : { ...kept, key };
