@@ -100,14 +100,23 @@ export class UsageCounter {
     this.flushing = (async () => {
       const failures: unknown[] = [];
       for (const [db, counts] of batches) {
-        const rows = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        // Sorted without a comparator: strings compare by UTF-16 code units, as `<` does, in about half the time a
+        // comparator function takes for the tens of thousands of ids a flush holds at a million facts.
+        const ids = [...counts.keys()].sort();
+        const rows = ids.map((id): [string, Pending] => [id, counts.get(id)!]);
+        // A flush's times are a few seconds' milliseconds: each written out once, not once per fact.
+        const times = new Map<number, string>();
+        const iso = (at: number) => {
+          let text = times.get(at);
+          if (text === undefined) times.set(at, (text = new Date(at).toISOString()));
+          return text;
+        };
         for (let i = 0; i < rows.length; i += BATCH) {
           const batch = rows.slice(i, i + BATCH);
           try {
             await writeTransaction(
               db,
-              (writes) =>
-                writes.run(ADD_SQL, [JSON.stringify(batch.map(([id, { count, lastAt }]) => [id, count, new Date(lastAt).toISOString()]))]),
+              (writes) => writes.run(ADD_SQL, [JSON.stringify(batch.map(([id, { count, lastAt }]) => [id, count, iso(lastAt)]))]),
               { fsync: false },
             );
           } catch (error) {
