@@ -40,7 +40,7 @@ function watchTexts(db: Db): { texts: string[]; stop: () => void } {
   const texts: string[] = [];
   return { texts, stop: watchReads(db, (text) => texts.push(text)) };
 }
-const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term IN (SELECT value FROM json_each(?))"));
+const seeks = (texts: string[]) => texts.filter((text) => text.includes("p.term = t.value"));
 const readsBySeq = (texts: string[]) => texts.filter((text) => text.includes("ON facts.seq = j.value"));
 const listReads = (texts: string[]) => texts.filter((text) => text.includes("AND pinned = 1)") || text.includes("AND pinned = 0"));
 const wholeReads = (texts: string[]) => texts.filter((text) => text.includes("SELECT p.term AS term, p.fact_seq AS fact"));

@@ -44,10 +44,18 @@ const STATS_SQL = (n: number) => `SELECT scope, ref, sum(usable) AS n, total(usa
     WHERE ${branchesIn(n)})
   GROUP BY branch`;
 
-/** The place's postings of some terms (a JSON array), with the branch each is of. */
-const POSTINGS_SQL = (n: number) => `SELECT b.scope AS scope, b.scope_ref AS ref, p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
-  FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id AND p.term IN (SELECT value FROM json_each(?))
-  WHERE ${branchesIn(n)} AND ${USABLE}`;
+/**
+ * The place's postings of some terms, each naming its branch and its term by their places in the lists sought (the
+ * VALUES' first column, json_each's key): a posting is then five numbers. Its branch's scope and ref and its term as
+ * text were most of what SQLite wrote and JavaScript parsed for it (the statement ~64 → ~55 µs at a million facts).
+ * Parameters: each branch's scope and ref, the agent, the workspace, the terms (a JSON array), today.
+ */
+const POSTINGS_SQL = (n: number) => `SELECT v.column1 AS branch, t.key AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length
+  FROM (VALUES ${Array.from({ length: n }, (_, i) => `(${i}, ?, ?)`).join(", ")}) v
+  CROSS JOIN recall_branches b ON b.agent_id = ? AND b.workspace_id = ? AND b.scope = v.column2 AND b.scope_ref = v.column3
+  CROSS JOIN json_each(?) t
+  CROSS JOIN fact_terms p ON p.branch = b.id AND p.term = t.value
+  WHERE ${USABLE}`;
 
 const ONE_BRANCH = `FROM recall_branches b CROSS JOIN fact_terms p ON p.branch = b.id
   WHERE b.agent_id = ? AND b.workspace_id = ? AND b.scope = ? AND b.scope_ref = ? AND p.term <> '' AND ${USABLE}`;
@@ -62,7 +70,7 @@ const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS 
  */
 const POSTING_FIELDS = ["term", "fact", "tf", "length"];
 const VOCABULARY_FIELDS = ["term"];
-const PLACE_POSTING_FIELDS = ["scope", "ref", ...POSTING_FIELDS];
+const SOUGHT_POSTING_FIELDS = ["branch", ...POSTING_FIELDS];
 
 const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranch[]) => [
   agentId,
@@ -284,16 +292,20 @@ export async function placePostings(
       });
     }
     if (!missing.size) return;
-    const seeking = branches.filter((_, i) => lacking[i].size);
-    const rows = await readWide<{ scope: string; ref: string; term: string } & Posting>(db, PLACE_POSTING_FIELDS, POSTINGS_SQL(seeking.length), [
-      JSON.stringify([...missing]),
-      ...placeArgs(agentId, place, seeking),
+    const seeking = branches.flatMap((_, i) => (lacking[i].size ? [i] : []));
+    const sought = [...missing];
+    const rows = await readWide<{ branch: number; term: number } & Posting>(db, SOUGHT_POSTING_FIELDS, POSTINGS_SQL(seeking.length), [
+      ...seeking.flatMap((i) => [branches[i].scope, branches[i].ref]),
+      agentId,
+      place.workspaceId,
+      JSON.stringify(sought),
       today,
     ]);
     const read = keys.map(() => new Map<string, Posting[]>());
-    for (const { scope, ref, term, fact, tf, length } of rows) {
-      const i = branches.findIndex((branch) => inBranch(branch, scope, ref));
-      if (i < 0 || !lacking[i].has(term)) continue; // kept already, and added above
+    for (const { branch, term: at, fact, tf, length } of rows) {
+      const i = seeking[branch];
+      const term = sought[at];
+      if (!lacking[i].has(term)) continue; // kept already, and added above
       let list = read[i].get(term);
       if (!list) read[i].set(term, (list = []));
       list.push({ fact, tf, length });
