@@ -103,7 +103,6 @@ export class UsageCounter {
         // Sorted without a comparator: strings compare by UTF-16 code units, as `<` does, in about half the time a
         // comparator function takes for the tens of thousands of ids a flush holds at a million facts.
         const ids = [...counts.keys()].sort();
-        const rows = ids.map((id): [string, Pending] => [id, counts.get(id)!]);
         // A flush's times are a few seconds' milliseconds: each written out once, not once per fact.
         const times = new Map<number, string>();
         const iso = (at: number) => {
@@ -111,22 +110,21 @@ export class UsageCounter {
           if (text === undefined) times.set(at, (text = new Date(at).toISOString()));
           return text;
         };
-        for (let i = 0; i < rows.length; i += BATCH) {
-          const batch = rows.slice(i, i + BATCH);
+        const row = (id: string) => {
+          const { count, lastAt } = counts.get(id)!;
+          return [id, count, iso(lastAt)];
+        };
+        for (let i = 0; i < ids.length; i += BATCH) {
           try {
-            await writeTransaction(
-              db,
-              (writes) => writes.run(ADD_SQL, [JSON.stringify(batch.map(([id, { count, lastAt }]) => [id, count, iso(lastAt)]))]),
-              { fsync: false },
-            );
+            await writeTransaction(db, (writes) => writes.run(ADD_SQL, [JSON.stringify(ids.slice(i, i + BATCH).map(row))]), { fsync: false });
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
-            this.putBack(db, new Map(rows.slice(i)));
+            this.putBack(db, new Map(ids.slice(i).map((id) => [id, counts.get(id)!])));
             failures.push(error);
             break;
           }
           // The driver is synchronous and an awaited write yields only to promises: let requests in between batches.
-          if (i + BATCH < rows.length) await new Promise((resolve) => setImmediate(resolve));
+          if (i + BATCH < ids.length) await new Promise((resolve) => setImmediate(resolve));
         }
       }
       if (failures.length) throw failures[0];
