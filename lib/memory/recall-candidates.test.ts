@@ -13,7 +13,9 @@ import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
-import { BYTES_PER_POSTING, BYTES_PER_ROW } from "./recall-candidates";
+import { BYTES_PER_MEMOS, BYTES_PER_POSTING, BYTES_PER_ROW } from "./recall-candidates";
+import type { RankedRecall } from "./ranking";
+import { keepsMemos } from "./row-memo";
 import { VersionedCache, cacheFor, dropAllKept } from "./versioned-cache";
 
 const t = tempDbForTests({ demo: true, each: true });
@@ -225,6 +227,42 @@ describe("a place asked again and again", () => {
     expect(listReads(watch.texts)).toHaveLength(2);
     expect(readsBySeq(watch.texts)).toHaveLength(3);
     expect(tight.get("another place", "v1")).toBe("its rows");
+  });
+
+  it("keeps what answers work out from kept rows (their JSON, their lines) only in room the rows leave", async () => {
+    const version = await versionNow();
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const agentAsks = () => recallRanked(t.db, "scout", place, { question: "Priya approval", version });
+    const expected = flatRanked(await recallRanked(t.db, "scout", place, { question: "Priya approval" }));
+    const withMemos = (answer: RankedRecall) => answer.facts.filter(({ fact }) => keepsMemos(fact)).length;
+    // Room for everything: from the second question on (when its matched rows are kept), every fact keeps its memos.
+    let roomyBytes = 0;
+    class Recording extends VersionedCache<unknown> {
+      override set(key: string, keptAt: string, value: unknown, bytes: number) {
+        roomyBytes = bytes;
+        super.set(key, keptAt, value, bytes);
+      }
+    }
+    expect(cacheFor("mnemoRecallRows", t.db, () => new Recording(2 ** 30))).toBeInstanceOf(Recording);
+    for (let i = 0; i < 2; i++) await agentAsks();
+    const roomy = await agentAsks();
+    expect(flatRanked(roomy)).toEqual(expected);
+    expect(withMemos(roomy)).toBe(roomy.facts.length);
+    // One memo's room short of that: every row is still kept (the third question reads none), one fact's memos are not.
+    dropAllKept();
+    const tight = new VersionedCache(roomyBytes - 1);
+    expect(cacheFor("mnemoRecallRows", t.db, () => tight)).toBe(tight);
+    watch.texts.length = 0;
+    for (let i = 0; i < 2; i++) expect(flatRanked(await agentAsks())).toEqual(expected);
+    expect(readsBySeq(watch.texts)).toHaveLength(2);
+    const third = await agentAsks();
+    expect(flatRanked(third)).toEqual(expected);
+    expect(readsBySeq(watch.texts)).toHaveLength(2);
+    // More matches than the answer holds, so no recency fill: the pinned list, read by the first question only.
+    expect(listReads(watch.texts)).toHaveLength(1);
+    expect(withMemos(third)).toBeLessThan(third.facts.length);
+    expect(withMemos(third)).toBeGreaterThan(0);
+    expect(BYTES_PER_MEMOS).toBeGreaterThan(BYTES_PER_ROW);
   });
 
   it("counts a row matched by words and by meaning in one question as one read", async () => {

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SCOPES, type FactRow } from "./rules";
 import { MANY, REFS, channelId, exampleFact, personId, scope, workspaceId } from "./test-facts";
+import { keepMemos, keepsMemos } from "./row-memo";
 import { memoryJsonOpen, toMemory } from "./wire";
 
 describe("toMemory", () => {
@@ -67,20 +68,33 @@ describe("toMemory", () => {
     expect(toMemory({ ...base, pinned: 0 as unknown as boolean }).pinned).toBe(false);
   });
 
-  it("memoryJsonOpen is made once per row, and a copy of the row with other text gets JSON of its own", () => {
+  it("memoryJsonOpen is made once per row that keeps memos, afresh for any other, and a copy of the row gets JSON of its own", () => {
     const row = exampleFact("releases", "acme", "workspace", "", "Releases go out on Thursdays.");
+    const body = row.body;
+    // A row recall does not keep (or keeps without room for its memos): worked out each time it is asked.
+    expect(JSON.parse(`${memoryJsonOpen(row)}}`)).toEqual(toMemory(row));
+    row.body = "Releases go out whenever.";
+    expect(JSON.parse(`${memoryJsonOpen(row)}}`).body).toBe("Releases go out whenever.");
+    row.body = body;
+    expect(Object.getOwnPropertySymbols(row)).toEqual([]);
+    // Marked by the rows cache: kept with the row. Rows are never changed once read, so a change in place (which no
+    // caller makes) is not seen.
+    expect(keepMemos(row)).toBe(true);
+    expect(keepMemos(row)).toBe(false);
     const json = memoryJsonOpen(row);
     expect(JSON.parse(`${json}}`)).toEqual(toMemory(row));
-    // Kept with the row: rows are never changed once read, so a change in place (which no caller makes) is not seen.
-    const body = row.body;
     row.body = "Releases go out whenever.";
     expect(memoryJsonOpen(row)).toBe(json);
     row.body = body;
-    // A copy (a corrected fact is a new row) makes its own: the kept JSON is not enumerable, so no spread carries it.
+    // A copy (a corrected fact is a new row) makes its own and keeps nothing: neither the mark nor the kept JSON is
+    // enumerable, so no spread carries them.
     const corrected = { ...row, body: "Releases go out on Fridays." };
     expect(JSON.parse(`${memoryJsonOpen(corrected)}}`).body).toBe("Releases go out on Fridays.");
+    expect(keepsMemos(corrected)).toBe(false);
+    // A frozen row cannot be marked, and is worked out each time.
+    expect(keepMemos(Object.freeze({ ...row }))).toBe(false);
     const kept = Object.getOwnPropertySymbols(row);
-    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBe(2);
     expect(kept.every((key) => !Object.getOwnPropertyDescriptor(row, key)!.enumerable)).toBe(true);
   });
 });
