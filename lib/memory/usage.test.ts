@@ -142,6 +142,8 @@ describe("recall counts", () => {
     await counter.flush();
     const rows = await usage();
     expect([...rows.keys()]).toEqual([sso]);
+    // Counted once: the batch's first statement, refused by the foreign key, left nothing behind.
+    expect(rows.get(sso)?.count).toBe(1);
     expect(counter.unwritten).toBe(0);
   });
 

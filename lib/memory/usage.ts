@@ -14,25 +14,43 @@
  * loop waits through each fsync: 15–20 % of a flush at a million facts
  * (BENCHMARKS.md).
  */
-import { writeTransaction, type Conn, type Db } from "@/db/client";
+import { writeTransaction, type Conn, type Db, type Writes } from "@/db/client";
 import { readConfig } from "@/lib/config";
 
 type Pending = { count: number; lastAt: number };
 
 // Adds a batch of facts' counts in one statement, from a JSON array of [fact id,
-// count, last recalled at (ISO)]. INSERT … SELECT from facts: a fact purged since
-// its recall adds nothing, and its id breaks no foreign key. max() keeps the newest
-// time when two processes' batches cross (coalesce: max() of a NULL is NULL).
+// count, last recalled at (ISO)]. max() keeps the newest time when two processes'
+// batches cross (coalesce: max() of a NULL is NULL).
 // One statement a batch, in id order, rather than one a fact: at a million facts the
 // counts of a few seconds name tens of thousands of facts spread over the whole id
 // index, and an upsert each in random order cost ~15 µs of CPU; in order and batched,
 // neighbours share the index pages just read, ~5 µs (BENCHMARKS.md).
-const ADD_SQL = `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at)
-  SELECT facts.id, j.value ->> 1, j.value ->> 2 FROM json_each(?) j JOIN facts ON facts.id = j.value ->> 0
-  WHERE true -- SQLite reads an upsert's ON after a join as the join's without a WHERE between
+// The foreign key finds each fact once; a batch naming a fact purged since its recall
+// breaks it, and only such a batch is written again through facts (a join: the ids
+// not there add nothing), which looks every fact up twice — ~40 % more a fact at a
+// million facts, so not for the batches that need neither (BENCHMARKS.md).
+const addSql = (throughFacts: boolean) => `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at)
+  SELECT ${throughFacts ? "facts.id" : "j.value ->> 0"}, j.value ->> 1, j.value ->> 2
+  FROM json_each(?) j ${throughFacts ? "JOIN facts ON facts.id = j.value ->> 0" : ""}
+  WHERE true -- SQLite reads an upsert's ON after a FROM as the join's without a WHERE between
   ON CONFLICT (fact_id) DO UPDATE SET
     recalled_count = fact_usage.recalled_count + excluded.recalled_count,
     last_recalled_at = max(coalesce(fact_usage.last_recalled_at, ''), excluded.last_recalled_at)`;
+const ADD_SQL = addSql(false);
+const ADD_THROUGH_FACTS_SQL = addSql(true);
+/** The foreign key's refusal, as SQLite words it (a file's driver and a libSQL server alike). */
+const FOREIGN_KEY_FAILED = /FOREIGN KEY constraint failed/;
+
+/** Writes one batch's counts; the statement that breaks the key is undone whole, so the second writes them once. */
+async function addCounts(writes: Writes, batch: string): Promise<void> {
+  try {
+    await writes.run(ADD_SQL, [batch]);
+  } catch (error) {
+    if (!FOREIGN_KEY_FAILED.test(String((error as Error)?.message))) throw error;
+    await writes.run(ADD_THROUGH_FACTS_SQL, [batch]);
+  }
+}
 /**
  * Facts per statement, each its own transaction: a statement holds the event loop (the driver is synchronous),
  * so requests wait at most one batch (~1.5 ms), not the whole flush — at a million facts, a few seconds' counts
@@ -116,7 +134,7 @@ export class UsageCounter {
         };
         for (let i = 0; i < ids.length; i += BATCH) {
           try {
-            await writeTransaction(db, (writes) => writes.run(ADD_SQL, [JSON.stringify(ids.slice(i, i + BATCH).map(row))]), { fsync: false });
+            await writeTransaction(db, (writes) => addCounts(writes, JSON.stringify(ids.slice(i, i + BATCH).map(row))), { fsync: false });
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
             this.putBack(db, new Map(ids.slice(i).map((id) => [id, counts.get(id)!])));
