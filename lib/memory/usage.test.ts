@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { connect, readAll, readOne, type Conn } from "@/db/client";
 import { DEMO_FACTS } from "@/db/seed";
 import { tempDbForTests } from "@/lib/testing/temp-db";
-import { UsageCounter } from "./usage";
+import { USAGE_BATCH, UsageCounter } from "./usage";
 
 const t = tempDbForTests({ demo: true, each: true });
 // Long enough that no timer flushes during a test: each test flushes when it means to.
@@ -86,35 +86,38 @@ describe("recall counts", () => {
   });
 
   it("of more facts than one statement takes are each written exactly, whatever order they were noted in", async () => {
-    // Five of the flush's statements: four of 250 facts, one of 234.
-    const copies = await copiesOf(DEMO_FACTS.refunds, 1234);
+    // Three of the flush's statements: two full ones and one of 234 facts.
+    const total = 2 * USAGE_BATCH + 234;
+    const copies = await copiesOf(DEMO_FACTS.refunds, total);
     const counter = new UsageCounter(NEVER);
     // Noted newest-made first, and each k-th copy k % 3 + 1 times.
     for (const [k, id] of [...copies].reverse().entries()) for (let i = 0; i <= k % 3; i++) counter.note(t.db, [id], T0 + k);
     await counter.flush();
     const rows = await usage();
-    expect(rows.size).toBe(1234);
+    expect(rows.size).toBe(total);
     for (const [k, id] of [...copies].reverse().entries()) {
       expect(rows.get(id)).toEqual({ factId: id, count: (k % 3) + 1, last: new Date(T0 + k).toISOString() });
     }
   });
 
   it("of a batch that fails wait, with the batches after it, for the next flush; the batches before stay written once", async () => {
-    const copies = await copiesOf(DEMO_FACTS.refunds, 700);
+    const total = USAGE_BATCH * 2 + 100;
+    const copies = await copiesOf(DEMO_FACTS.refunds, total);
     const counter = new UsageCounter(NEVER);
     counter.note(t.db, copies, T0);
-    // copy-0400 is in the second batch of 250 (ids in order): a real refusal by the database there.
+    // A copy in the second batch (ids in order): a real refusal by the database there.
+    const refused = copies[USAGE_BATCH + 150];
     await t.db.$client.execute(
-      "CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_id = 'copy-0400' BEGIN SELECT RAISE(ABORT, 'usage refused'); END",
+      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_id = '${refused}' BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
     );
     await expect(counter.flush()).rejects.toThrow(/usage refused/);
-    expect([...(await usage()).keys()].sort()).toEqual(copies.slice(0, 250));
-    expect(counter.unwritten).toBe(450);
+    expect([...(await usage()).keys()].sort()).toEqual(copies.slice(0, USAGE_BATCH));
+    expect(counter.unwritten).toBe(total - USAGE_BATCH);
 
     await t.db.$client.execute("DROP TRIGGER refuse_one");
     await counter.flush();
     const rows = await usage();
-    expect(rows.size).toBe(700);
+    expect(rows.size).toBe(total);
     for (const id of copies) expect(rows.get(id)?.count).toBe(1);
   });
 

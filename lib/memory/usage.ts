@@ -53,11 +53,12 @@ async function addCounts(writes: Writes, batch: string): Promise<void> {
 }
 /**
  * Facts per statement, each its own transaction: a statement holds the event loop (the driver is synchronous),
- * so requests wait at most one batch (~1.5 ms), not the whole flush — at a million facts, a few seconds' counts
+ * so requests wait at most one batch (~1.4 ms), not the whole flush — at a million facts, a few seconds' counts
  * took ~200 ms in one go, and that was the slowest recalls' wait. (A COMMIT that runs the WAL's checkpoint still
- * holds it for tens of ms.)
+ * holds it for tens of ms.) 750 since the statement looks each fact up once (~1.8 µs a fact): the same wait as 250
+ * took before, a third of the commits, each of which empties the read connections' page caches (BENCHMARKS.md).
  */
-const BATCH = 250;
+export const USAGE_BATCH = 750;
 
 /** One thread's counts not yet written, per database; the app keeps one per thread (see `threadUsage`), tests make their own. */
 export class UsageCounter {
@@ -132,9 +133,9 @@ export class UsageCounter {
           const { count, lastAt } = counts.get(id)!;
           return [id, count, iso(lastAt)];
         };
-        for (let i = 0; i < ids.length; i += BATCH) {
+        for (let i = 0; i < ids.length; i += USAGE_BATCH) {
           try {
-            await writeTransaction(db, (writes) => addCounts(writes, JSON.stringify(ids.slice(i, i + BATCH).map(row))), { fsync: false });
+            await writeTransaction(db, (writes) => addCounts(writes, JSON.stringify(ids.slice(i, i + USAGE_BATCH).map(row))), { fsync: false });
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
             this.putBack(db, new Map(ids.slice(i).map((id) => [id, counts.get(id)!])));
@@ -142,7 +143,7 @@ export class UsageCounter {
             break;
           }
           // The driver is synchronous and an awaited write yields only to promises: let requests in between batches.
-          if (i + BATCH < ids.length) await new Promise((resolve) => setImmediate(resolve));
+          if (i + USAGE_BATCH < ids.length) await new Promise((resolve) => setImmediate(resolve));
         }
       }
       if (failures.length) throw failures[0];
