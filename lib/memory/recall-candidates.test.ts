@@ -3,7 +3,8 @@
  * cost what reading it whole would, it is read whole (once per memory version and day)
  * and every later question's postings come from what was kept — with answers, scores
  * and receipts exactly those of seeking, and nothing kept across a change. The rows
- * its questions match are kept once a second question reads them.
+ * its questions match are kept once a second question reads them, and what answers
+ * work out from kept rows (their JSON, their lines) only in the room the rows leave.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readOne, type Db } from "@/db/client";

@@ -591,7 +591,7 @@ export async function readCandidates(
       grows += BYTES_PER_SEQ;
     }
     // Then the values this answer works out from its kept rows, in what room is left: worth less than a row (they
-    // save ~2.5 µs a use, a row read ~6), they are kept wherever everything fits (ten thousand facts) and given up
+    // save ~2.5 µs a use, a row read ~5), they are kept wherever everything fits (ten thousand facts) and given up
     // first where it does not (a million: BENCHMARKS.md).
     for (const fact of bySeq.values()) {
       if (keepsMemos(fact) || kept.bySeq.get(fact.seq) !== fact) continue;

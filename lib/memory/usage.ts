@@ -25,11 +25,11 @@ type Pending = { count: number; lastAt: number };
 // One statement a batch, in id order, rather than one a fact: at a million facts the
 // counts of a few seconds name tens of thousands of facts spread over the whole id
 // index, and an upsert each in random order cost ~15 µs of CPU; in order and batched,
-// neighbours share the index pages just read, ~5 µs (BENCHMARKS.md).
+// neighbours share the index pages just read (BENCHMARKS.md).
 // The foreign key finds each fact once; a batch naming a fact purged since its recall
 // breaks it, and only such a batch is written again through facts (a join: the ids
-// not there add nothing), which looks every fact up twice — ~40 % more a fact at a
-// million facts, so not for the batches that need neither (BENCHMARKS.md).
+// not there add nothing), which looks every fact up twice: nearly twice the cost a
+// fact at a million facts, so not for the batches that do not need it (BENCHMARKS.md).
 const addSql = (throughFacts: boolean) => `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at)
   SELECT ${throughFacts ? "facts.id" : "j.value ->> 0"}, j.value ->> 1, j.value ->> 2
   FROM json_each(?) j ${throughFacts ? "JOIN facts ON facts.id = j.value ->> 0" : ""}
