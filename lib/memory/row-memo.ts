@@ -14,17 +14,17 @@ const KEEPS_MEMOS = Symbol("keepsMemos");
 
 type Memos = Record<symbol, unknown>;
 
+/** Whether rowMemo keeps values on this row. */
+export const keepsMemos = (row: object): boolean => !!(row as Memos)[KEEPS_MEMOS];
+
 export function rowMemo<T>(row: object, key: symbol, make: () => T): T {
-  if (!(row as Memos)[KEEPS_MEMOS]) return make();
+  if (!keepsMemos(row)) return make();
   const kept = (row as Memos)[key] as T | undefined;
   if (kept !== undefined) return kept;
   const value = make();
   Object.defineProperty(row, key, { value });
   return value;
 }
-
-/** Whether rowMemo keeps values on this row. */
-export const keepsMemos = (row: object): boolean => !!(row as Memos)[KEEPS_MEMOS];
 
 /** From now on rowMemo keeps values on this row; false if it could not (a frozen row) or already did. */
 export function keepMemos(row: object): boolean {
