@@ -54,6 +54,8 @@ const MAX_NEAR_KEPT = 2_000;
 export class Vocabulary {
   private readonly nearCache = new Map<string, Map<string, number>>();
   private readonly known: ReadonlySet<string>;
+  /** The words near() compares, by length; made by its first call (most vocabularies never meet a typo). */
+  private typoCandidates?: string[][];
   /** How many postings it holds (0 unless whole). */
   readonly postings: number = 0;
 
@@ -86,16 +88,31 @@ export class Vocabulary {
     let found = this.nearCache.get(key);
     if (!found) {
       found = new Map();
-      for (const candidate of this.terms) {
-        if (Math.abs(candidate.length - term.length) > most || /\d/.test(candidate)) continue;
-        const distance = editDistance(term, candidate, most);
-        if (distance <= most) found.set(candidate, distance);
+      // Only words a few letters longer or shorter can be that close: each length's words are compared, no others.
+      const byLength = (this.typoCandidates ??= byLengthWithoutDigits(this.terms));
+      for (let length = Math.max(0, term.length - most); length <= term.length + most; length++) {
+        for (const candidate of byLength[length] ?? NO_TERMS) {
+          const distance = editDistance(term, candidate, most);
+          if (distance <= most) found.set(candidate, distance);
+        }
       }
       if (this.nearCache.size >= MAX_NEAR_KEPT) this.nearCache.clear();
       this.nearCache.set(key, found);
     }
     return found;
   }
+}
+
+const NO_TERMS: readonly string[] = [];
+
+/** A vocabulary's words a typo may be taken for, by length: a word with a digit is a number or a code, never guessed at. */
+function byLengthWithoutDigits(terms: readonly string[]): string[][] {
+  const byLength: string[][] = [];
+  for (const term of terms) {
+    if (/\d/.test(term)) continue;
+    (byLength[term.length] ??= []).push(term);
+  }
+  return byLength;
 }
 
 /** How a fact matched: its BM25 score and the question's words it contains, as the asker wrote them. */
@@ -194,26 +211,33 @@ function termsFor(
   return terms;
 }
 
+/** editDistance's three rows, kept between calls and grown to the longest word seen (one thread, no reentry). */
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+
 /**
  * Edits (insert, delete, substitute, swap two neighbours) from a to b, or more than
- * `most` as soon as that is certain — the rows are cut short, not finished.
+ * `most` as soon as that is certain — the rows are cut short, not finished. Called for
+ * every word of a vocabulary a typo's length allows, so it allocates nothing.
  */
 export function editDistance(a: string, b: string, most: number): number {
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0].length <= b.length) rows = rows.map(() => new Int32Array(2 * (b.length + 1)));
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowBest = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
-      current.push(value);
+      current[j] = value;
       rowBest = Math.min(rowBest, value);
     }
     if (rowBest > most) return most + 1;
+    const free = before;
     before = previous;
     previous = current;
+    current = free;
   }
   return previous[b.length];
 }
