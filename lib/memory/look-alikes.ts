@@ -16,6 +16,7 @@
  */
 import { foldedWords, STOP_WORDS, termOf } from "./terms";
 import { dedupeKey } from "./fact-text";
+import { KeptValues } from "./kept-values";
 
 /** A kept fact that looks like the new one, with how alike they are (0–1). */
 export type LookAlike = { id: string; body: string; score: number };
@@ -89,18 +90,15 @@ const NUMBER_JOINT = /(\p{N})[:.,/](?=\p{N})/gu;
  * changed once made. Cleared when full, like terms.ts's stems; at ~200 bytes a word,
  * the bound keeps it under ~4 MB.
  */
-const termsByWord = new Map<string, Term>();
-const MAX_KEPT_TERMS = 20_000;
+const termsByWord = new KeptValues<string, Term>(20_000);
 
 function termFor(word: string): Term {
-  let kept = termsByWord.get(word);
-  if (kept === undefined) {
-    const term = NEGATIONS.has(word) ? NEGATION_TERM : termOf(word);
-    kept = { word, term, kind: kindOf(word, term), grams: gramsOf(word), mask: maskOf(word) };
-    if (termsByWord.size >= MAX_KEPT_TERMS) termsByWord.clear();
-    termsByWord.set(word, kept);
-  }
-  return kept;
+  return termsByWord.get(word, makeTerm);
+}
+
+function makeTerm(word: string): Term {
+  const term = NEGATIONS.has(word) ? NEGATION_TERM : termOf(word);
+  return { word, term, kind: kindOf(word, term), grams: gramsOf(word), mask: maskOf(word) };
 }
 
 /** `key`: the text's dedupeKey when the caller has it already (a fact's row keeps it as body_key). */

@@ -9,6 +9,7 @@
  * "language"; a fact keeps every word (its length still counts in BM25).
  */
 import { stemmer } from "stemmer";
+import { KeptValues } from "./kept-values";
 
 /** A word of the text: what the person wrote (folded) and the term it is compared by. */
 export type Word = { word: string; term: string };
@@ -34,19 +35,12 @@ export function foldedWords(text: string): string[] {
 }
 
 /** Stems already worked out: a team's vocabulary is small, and every fact read for ranking is stemmed. */
-const stems = new Map<string, string>();
-const MAX_KEPT_STEMS = 100_000;
+const stems = new KeptValues<string, string>(100_000);
 
 /** The term a folded word is compared by: its stem for words of letters, itself otherwise. */
 export function termOf(word: string): string {
   if (!(LETTERS_ONLY.test(word) && word.length > 2)) return word;
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    stem = stemmer(word);
-    if (stems.size >= MAX_KEPT_STEMS) stems.clear();
-    stems.set(word, stem);
-  }
-  return stem;
+  return stems.get(word, stemmer);
 }
 
 /** Every word of a fact's text with its term, stop words included. */

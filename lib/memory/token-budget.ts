@@ -13,6 +13,7 @@
 import { createRequire } from "node:module";
 import type { StoredFact } from "./fact-columns";
 import { SECTION_HEAD, sectionLine, type SectionFact } from "./prompt-section";
+import { KeptValues } from "./kept-values";
 import { rowMemo } from "./row-memo";
 
 export const TOKENIZER = "o200k_base";
@@ -41,20 +42,13 @@ export type SizedLine = { line: string; last: number; inside: number };
 
 // Kept with the fact while recall keeps its row (recall-candidates.ts), and by the line's text for rows read afresh.
 const SIZED = Symbol("sizedLine");
-const sized = new Map<string, SizedLine>();
-/** Lines whose sizes are kept by text (~200 bytes each); past this many the list starts again. */
-const MAX_SIZED = 50_000;
+/** Lines whose sizes are kept by text (~200 bytes each), up to 50,000. */
+const sized = new KeptValues<string, SizedLine>(50_000);
 
 export function sizedLine(fact: StoredFact): SizedLine {
   return rowMemo(fact, SIZED, () => {
     const line = sectionLine(fact);
-    let known = (fact.lineSize != null ? fromStored(fact.lineSize, line) : undefined) ?? sized.get(line);
-    if (!known) {
-      known = count(line);
-      if (sized.size >= MAX_SIZED) sized.clear();
-      sized.set(line, known);
-    }
-    return known;
+    return (fact.lineSize != null ? fromStored(fact.lineSize, line) : undefined) ?? sized.get(line, count);
   });
 }
 
@@ -102,17 +96,14 @@ function lineHash(line: string): number {
  * kept by piece (there are few), instead of counting the whole line twice.
  */
 const LAST_PIECE = / ?[^\s\p{L}\p{N}]+$/u;
-const newlineCosts = new Map<string, number>();
+const newlineCosts = new KeptValues<string, number>(50_000);
 
 function newlineCost(line: string): number {
-  const piece = LAST_PIECE.exec(line)?.[0] ?? line;
-  let cost = newlineCosts.get(piece);
-  if (cost === undefined) {
-    cost = countTokens(`${piece}\n`) - countTokens(piece);
-    if (newlineCosts.size >= MAX_SIZED) newlineCosts.clear();
-    newlineCosts.set(piece, cost);
-  }
-  return cost;
+  return newlineCosts.get(LAST_PIECE.exec(line)?.[0] ?? line, countNewlineCost);
+}
+
+function countNewlineCost(piece: string): number {
+  return countTokens(`${piece}\n`) - countTokens(piece);
 }
 
 /** A section being filled line by line, with its exact size in tokens at every step. */

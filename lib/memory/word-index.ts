@@ -17,6 +17,7 @@
  * this place's vocabulary (one edit, two for long words) at a discount.
  */
 import { wordnet, type Lexicon } from "./lexicon";
+import { KeptValues } from "./kept-values";
 import { termOf, type Word } from "./terms";
 
 /** BM25's usual constants: how fast repeats saturate, and how much length matters. */
@@ -52,7 +53,7 @@ const MAX_NEAR_KEPT = 2_000;
  * neighbours — and, when the branch was read whole, every posting of each. Immutable once read.
  */
 export class Vocabulary {
-  private readonly nearCache = new Map<string, Map<string, number>>();
+  private readonly nearCache = new KeptValues<string, ReadonlyMap<string, number>>(MAX_NEAR_KEPT);
   private readonly known: ReadonlySet<string>;
   /** The words near() compares, by length; made by its first call (most vocabularies never meet a typo). */
   private typoCandidates?: string[][];
@@ -84,10 +85,8 @@ export class Vocabulary {
 
   /** This branch's words within `most` edits of `term`, with their distance; worked out once per word. */
   near(term: string, most: number): ReadonlyMap<string, number> {
-    const key = `${most}:${term}`;
-    let found = this.nearCache.get(key);
-    if (!found) {
-      found = new Map();
+    return this.nearCache.get(`${most}:${term}`, () => {
+      const found = new Map<string, number>();
       // Only words a few letters longer or shorter can be that close: each length's words are compared, no others.
       const byLength = (this.typoCandidates ??= byLengthWithoutDigits(this.terms));
       for (let length = Math.max(0, term.length - most); length <= term.length + most; length++) {
@@ -96,10 +95,8 @@ export class Vocabulary {
           if (distance <= most) found.set(candidate, distance);
         }
       }
-      if (this.nearCache.size >= MAX_NEAR_KEPT) this.nearCache.clear();
-      this.nearCache.set(key, found);
-    }
-    return found;
+      return found;
+    });
   }
 }
 
