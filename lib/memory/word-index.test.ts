@@ -35,7 +35,7 @@ describe("editDistance", () => {
     );
   });
 
-  it("counts a swap of neighbours as one edit", () => {
+  it("counts a missing letter, an extra one and a swap of neighbours as one edit each", () => {
     expect(editDistance("recieve", "receive", 1)).toBe(1);
     expect(editDistance("shiping", "shipping", 1)).toBe(1);
     expect(editDistance("refund", "refunds", 2)).toBe(1);
