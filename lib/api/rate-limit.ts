@@ -15,6 +15,13 @@
  * process, against a limit per minute. A single process is exact. One second,
  * not less: with hundreds of keys busy, the flush and the reads of stale copies
  * were a large part of a recall's cost at 250 ms.
+ *
+ * The flush's COMMIT does not wait for the disk (db/writer.ts WriteOptions), as the
+ * recall counts' do not (lib/memory/usage.ts): it runs on the thread that serves
+ * every request, once a second, and the driver is synchronous, so an fsync there
+ * held every request in flight — up to tens of ms where other connections' writes
+ * were waiting for the same sync (BENCHMARKS.md). A power cut may lose the counts of
+ * the last seconds, which only lets a key through a little more in that window.
  */
 import { readOne, writeTransaction, type Conn } from "@/db/client";
 import { apiError } from "./errors";
@@ -110,7 +117,7 @@ export class RateLimiter {
             rows.push({ state, adding, row });
           }
           return rows;
-        });
+        }, { fsync: false });
         // Only once committed: a rolled-back write leaves the counts to the next flush.
         for (const { state, adding, row } of written) {
           // No row: the key was deleted (its agent with it), so its counts are moot.
