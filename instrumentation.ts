@@ -30,12 +30,18 @@ export async function register() {
   if (embeddingsSettings()) (await import("./lib/embeddings/embedder")).startEmbedder(getDb);
   // Webhook deliveries queued by the database are sent from every server; claims keep two from sending one row.
   (await import("./lib/webhooks/sender")).startWebhookSender(getDb);
-  // Recall counts kept in memory are written once the last request is answered, before Next exits.
+  // Once the last request is answered, before Next exits: this thread's recall counts are written (by the agent
+  // thread, which writes them for it), then the agent thread finishes what it holds, writes its own counts and ends,
+  // so that the connection closed at exit is the database's last.
   const { flushUsage } = await import("./lib/memory/usage");
   const { flushBeforeServerCloses } = await import("./lib/ops/flush-before-exit");
-  flushBeforeServerCloses(flushUsage);
-  // The agent thread finishes what it holds and ends, so that the connection closed at exit is the database's last.
-  flushBeforeServerCloses(async () => agentThreadFor(getDb())?.close());
+  flushBeforeServerCloses(async () => {
+    try {
+      await flushUsage();
+    } finally {
+      await agentThreadFor(getDb())?.close();
+    }
+  });
   // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.
   process.once("exit", () => closeDb());
   const { DRAIN_MESSAGE, startDraining } = await import("./lib/ops/draining");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { DatabaseOpenError, filePathOf, openDatabase, readAll, writeTransaction, type Writes } from "./client";
+import { DatabaseOpenError, filePathOf, openDatabase, readAll, setCheckpointPages, writeTransaction, type Writes } from "./client";
 import { WAL_CHECKPOINT_PAGES } from "./kept-statements";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-client-"));
@@ -171,6 +171,30 @@ describe("writeTransaction", () => {
     expect(log).toBeGreaterThan(3_000);
     expect(log).toBeLessThan(WAL_CHECKPOINT_PAGES);
     db.$client.close();
+  });
+
+  it("leaves the checkpoint to another connection's commits until the log has gathered the pages set", async () => {
+    const mark = (db: Awaited<ReturnType<typeof notes>>) =>
+      writeTransaction(db, (writes) => writes.all<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint", [])).then(([row]) => row.wal_autocheckpoint);
+    // Set before the write connection opens, and after.
+    const early = await notes();
+    setCheckpointPages(early, 2 * WAL_CHECKPOINT_PAGES);
+    expect(await mark(early)).toBe(2 * WAL_CHECKPOINT_PAGES);
+    const late = await notes();
+    expect(await mark(late)).toBe(WAL_CHECKPOINT_PAGES);
+    setCheckpointPages(late, 300);
+    expect(await mark(late)).toBe(300);
+    // 12 commits of ~250 pages each: the one past 300 pages copied the log back, so it holds fewer than were written.
+    const page = "x".repeat(3_000);
+    for (let commit = 0; commit < 12; commit++) {
+      await writeTransaction(late, async (writes) => {
+        for (let row = 0; row < 250; row++) await writes.run("INSERT INTO notes (body) VALUES (?)", [page]);
+      });
+    }
+    const log = Number((await late.$client.execute("PRAGMA wal_checkpoint(PASSIVE)")).rows[0].log);
+    expect(log).toBeLessThan(1_000);
+    early.$client.close();
+    late.$client.close();
   });
 
   it("a write that asks for no fsync commits without waiting for the disk, and the next write waits again", async () => {

@@ -21,7 +21,8 @@ import { keepWriter } from "./writer";
 export { createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf } from "./files";
 export { allOf, type SqlArg, type SqlPart } from "./plain-sql";
 export { readAll, readOne } from "./reader";
-export { writeTransaction, type Writes } from "./writer";
+export { setCheckpointPages, writeTransaction, type Writes } from "./writer";
+export { WAL_CHECKPOINT_PAGES } from "./kept-statements";
 
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 /** The database or an open transaction on it: what the data layer's functions take. */

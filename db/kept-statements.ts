@@ -36,6 +36,8 @@ export type KeptStatements = {
   run(text: string, args?: readonly SqlArg[]): void;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
+  /** How many pages the WAL may gather before this connection's COMMIT checkpoints it (a write connection's). */
+  checkpointAt(pages: number): void;
   close(): void;
 };
 
@@ -43,6 +45,7 @@ export type KeptStatements = {
 export function keptStatements(file: string, use: "read" | "write"): KeptStatements {
   let database: Database.Database | null = null;
   let closed = false;
+  let checkpointPages = WAL_CHECKPOINT_PAGES;
   const statements = new Map<string, Database.Statement>();
   const readers = new Map<string, { statement: Database.Statement; row: RowMaker; names: readonly string[] | null }>();
   const open = () => {
@@ -53,7 +56,7 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       // Freed pages are zeroed, so a deleted fact leaves no bytes behind (secure-delete.ts).
       database.exec(SECURE_DELETE_ON);
       // Only a connection that commits checkpoints; the kept readers never do.
-      if (use === "write") database.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+      if (use === "write") database.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
     }
     return database;
   };
@@ -110,6 +113,10 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       statement(text).run(positional(args));
     },
     inTransaction: () => database?.inTransaction ?? false,
+    checkpointAt: (pages) => {
+      checkpointPages = Math.trunc(pages);
+      database?.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
+    },
     close: () => {
       closed = true;
       statements.clear();

@@ -6,7 +6,7 @@
  */
 import type { Client } from "@libsql/client";
 import type { Conn, Db } from "./client";
-import { keptStatements } from "./kept-statements";
+import { keptStatements, type KeptStatements } from "./kept-statements";
 import { runPlain, type SqlArg } from "./plain-sql";
 import { takeTurn } from "./write-queue";
 
@@ -18,7 +18,8 @@ export type Writes = {
 };
 
 /**
- * `fsync: false` — for counts the product may lose (recall usage): the COMMIT does
+ * `fsync: false` — for counts the product may lose (recall usage, the rate limit's, a key's
+ * last use): the COMMIT does
  * not wait for the disk. A killed process keeps the write (the system holds it); a
  * power cut may lose it and every other such write since the last commit that
  * waited, never one that waited (its fsync covers the whole WAL before it). Only
@@ -30,6 +31,8 @@ export type WriteOptions = { fsync?: boolean };
 type Writer = <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) => Promise<T>;
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
 const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnemoWriters ??= new WeakMap());
+const writeConnections = ((globalThis as { mnemoWriteConnections?: WeakMap<Client, KeptStatements> }).mnemoWriteConnections ??=
+  new WeakMap());
 
 /** The statements of an open Drizzle transaction, as Writes. */
 function writesIn(tx: Conn): Writes {
@@ -60,9 +63,22 @@ export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<
   return db.transaction((tx) => work(writesIn(tx)));
 }
 
+/**
+ * How many pages this process's commits let the file's WAL gather before the COMMIT that
+ * crosses the mark copies them back (WAL_CHECKPOINT_PAGES unless set; a file's only, a
+ * remote database checkpoints on its own). Whichever connection commits past the mark
+ * runs the checkpoint, holding its thread for it: 20–130 ms at a million facts.
+ */
+export function setCheckpointPages(db: Conn, pages: number): void {
+  const client = (db as Partial<Db>).$client;
+  const kept = client && writeConnections.get(client);
+  kept?.checkpointAt(pages);
+}
+
 /** For a file: the write connection behind writeTransaction, closed with the client. */
 export function keepWriter(client: Client, file: string): void {
   const kept = keptStatements(file, "write");
+  writeConnections.set(client, kept);
   const writes: Writes = {
     all: async <Row>(text: string, args: readonly SqlArg[]) => kept.all(text, args) as Row[],
     run: async (text, args) => kept.run(text, args),

@@ -7,7 +7,7 @@
 import { parentPort } from "node:worker_threads";
 import { closeDb, getDb } from "@/db";
 import { loadTokenizer } from "@/lib/memory/token-budget";
-import { flushUsage } from "@/lib/memory/usage";
+import { flushUsage, writeCountsHere } from "@/lib/memory/usage";
 import { errorSummary, log } from "@/lib/ops/log";
 import { rememberOnThisThread } from "./agent-memory";
 import type { FromThread, ToThread } from "./agent-thread";
@@ -28,10 +28,14 @@ async function answer(job: Job): Promise<FromThread> {
       // The bytes only: a question's answer is not kept, so the serving thread has no use for its fact ids.
       return { id, recalled: (await freshAnswer(getDb(), agent, input, today)).answer };
     }
+    if ("counts" in job) {
+      await writeCountsHere(getDb(), job.counts);
+      return { id, counted: true };
+    }
     return { id, remembered: await rememberOnThisThread(getDb(), job.remember.agent, job.remember.input) };
   } catch (error) {
     if (error instanceof ApiError) return { id, refused: { code: error.code, message: error.message, headers: error.headers } };
-    log("error", "recall" in job ? "recall.failed" : "remember.failed", { error: errorSummary(error) });
+    log("error", "recall" in job ? "recall.failed" : "counts" in job ? "usage.flush_failed" : "remember.failed", { error: errorSummary(error) });
     return { id, failed: true };
   }
 }

@@ -17,7 +17,7 @@ import * as memoriesRoute from "@/app/api/v1/memories/route";
 import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
 import * as recallRoute from "@/app/api/v1/recall/route";
 import { authenticateAgent } from "./auth";
-import { readAll } from "@/db/client";
+import { readAll, WAL_CHECKPOINT_PAGES, writeTransaction } from "@/db/client";
 import type { RememberInput } from "@/lib/validation/agent-api";
 import { recallJsonForAgent, rememberOnThisThread, type RememberAnswer } from "./agent-memory";
 import { agentThreadFor, REST_MS, type AgentThread } from "./agent-thread";
@@ -92,6 +92,11 @@ describe("the agent thread", () => {
     const before = thread().answered;
     for (const input of inputs) expect(await answered(input), JSON.stringify(input)).toBe(await answeredHere(input));
     expect(thread().answered - before).toBe(inputs.length);
+    // Its commits run the WAL's checkpoints: this thread's only where the log has gathered twice as much.
+    const [{ wal_autocheckpoint: mark }] = await writeTransaction(getDb(), (writes) =>
+      writes.all<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint", []),
+    );
+    expect(mark).toBe(2 * WAL_CHECKPOINT_PAGES);
 
     expect(bodies(await answered({ channel: "support", asker: "ana", q: "refund approval" })).slice(0, 2)).toEqual([
       "Releases go out on Thursdays.",
@@ -278,6 +283,44 @@ describe("the agent thread", () => {
     for (const answer of await Promise.all(asked)) expect(new TextDecoder().decode(answer)).toBe(expected);
     expect(terminate).not.toHaveBeenCalled();
     expect(thread().start()).toBe(false);
+    startsAgainAfterRest();
+  });
+
+  it("writes this thread's recall counts for it, and this thread writes them while it rests", async () => {
+    // Recall without a question is answered, and counted, on this thread.
+    const input = { channel: "support", asker: "ana" };
+    const ids = (JSON.parse(await answered(input)) as RecallOutput).facts.map((fact) => fact.id);
+    expect(ids.length).toBeGreaterThan(1);
+    const counts = async () =>
+      new Map((await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", [])).map(({ id, n }) => [id, Number(n)]));
+    await flushUsage();
+    const before = await counts();
+
+    const running = thread();
+    const writeCounts = running.writeCounts.bind(running);
+    let writtenHere = 0;
+    const handed = vi.spyOn(running, "writeCounts").mockImplementation((batch, here) =>
+      writeCounts(batch, () => {
+        writtenHere++;
+        return here();
+      }),
+    );
+    for (let i = 0; i < 3; i++) await answered(input);
+    await flushUsage();
+    expect(handed).toHaveBeenCalled();
+    expect(writtenHere).toBe(0);
+    const written = await counts();
+    for (const id of ids) expect(written.get(id)).toBe((before.get(id) ?? 0) + 3);
+
+    // Dead and resting: the batches are written here, none lost.
+    await running.kill();
+    expect(running.start()).toBe(false);
+    for (let i = 0; i < 2; i++) await answered(input);
+    await flushUsage();
+    expect(writtenHere).toBeGreaterThan(0);
+    const after = await counts();
+    for (const id of ids) expect(after.get(id)).toBe((before.get(id) ?? 0) + 5);
+    vi.restoreAllMocks();
     startsAgainAfterRest();
   });
 

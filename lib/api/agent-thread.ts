@@ -7,7 +7,10 @@
  * costs about twice what it costs alone (BENCHMARKS.md, "A thread of its own", and
  * "Remember on the agent thread"). The thread runs the very same code — recall's
  * freshAnswer, remember's rememberOnThisThread: place, rules in SQL, receipts — on a
- * connection of its own to the same database, and hands back the answer.
+ * connection of its own to the same database, and hands back the answer. It also writes
+ * the serving thread's recall counts (lib/memory/usage.ts writeCountsWith): a batch of
+ * them, and the WAL checkpoint a COMMIT may run, would otherwise hold the thread every
+ * request waits for.
  *
  * The serving thread has already checked the key and the rate limit. Writes from both
  * threads take turns on SQLite's own lock (BEGIN IMMEDIATE waits out the busy
@@ -20,7 +23,8 @@
  * the work is done on the request's thread. If the thread dies or fails a job, the job
  * is done there too — a question only reads, so asking again changes nothing (but its
  * count: each thread counts the answers it makes, recall-cache.ts's freshAnswer, so one
- * the thread made and could not hand back counts twice; a death loses the thread's
+ * the thread made and could not hand back counts twice, as does a batch of the serving
+ * thread's counts it wrote and could not report; a death loses the thread's
  * counts not yet written, as a crash loses the process's, lib/memory/usage.ts); a
  * remember the thread may already have committed is recognized as the same fact
  * (deduplicated, as an agent's retry would be; one that `replaces` another too:
@@ -30,13 +34,14 @@
 import { isMainThread, Worker } from "node:worker_threads";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Conn, Db } from "@/db/client";
+import { setCheckpointPages, WAL_CHECKPOINT_PAGES, type Conn, type Db } from "@/db/client";
 import { openedDb } from "@/db";
 import { readConfig } from "@/lib/config";
 import { errorSummary, log } from "@/lib/ops/log";
 import type { ErrorCode, RecallInput, RememberInput } from "@/lib/validation/agent-api";
 import type { RememberAnswer } from "./agent-memory";
 import type { AgentContext } from "./auth";
+import { writeCountsWith } from "@/lib/memory/usage";
 import { apiError } from "./errors";
 import type { RecallAnswer } from "./recall-cache";
 
@@ -52,12 +57,14 @@ export type ThreadRemember = { agent: AgentContext; input: RememberInput };
 export type ToThread =
   | { id: number; recall: ThreadQuestion }
   | { id: number; remember: ThreadRemember }
+  | { id: number; counts: string }
   | { close: true }
   | { ending: Int32Array }
   | { end: true };
 export type FromThread = { id: number } & (
   | { recalled: RecallAnswer }
   | { remembered: RememberAnswer }
+  | { counted: true }
   | { refused: { code: ErrorCode; message: string; headers: Record<string, string> } }
   | { failed: true }
 );
@@ -86,7 +93,7 @@ export class AgentThread {
   private readonly waiting = new Map<number, Waiting>();
   private restingUntil = 0;
   private closed = false;
-  /** Jobs the thread answered or refused (tests tell it apart from the request's thread by this). */
+  /** Questions and remembers the thread answered or refused (tests tell it apart from the request's thread by this). */
   answered = 0;
 
   /** Starts the thread, unless it is closed, rests, or runs already; false if there is none to ask. */
@@ -133,6 +140,14 @@ export class AgentThread {
     return this.ask((id) => ({ id, remember: job }), onThisThread);
   }
 
+  /**
+   * A batch of the serving thread's recall counts (usage.ts), written on the thread's connection: by the thread, or
+   * by `onThisThread` when there is none, or it fails the batch.
+   */
+  writeCounts(batch: string, onThisThread: () => Promise<void>): Promise<void> {
+    return this.ask((id) => ({ id, counts: batch }), onThisThread);
+  }
+
   private ask<T>(job: (id: number) => ToThread, onThisThread: () => Promise<T>): Promise<T> {
     if (!this.start()) return onThisThread();
     const id = ++this.lastId;
@@ -177,9 +192,9 @@ export class AgentThread {
     // The thread logged what went wrong; the serving thread may still answer (its own connection, its own state).
     if ("failed" in reply) return this.answerHere(reply.id);
     this.waiting.delete(reply.id);
-    this.answered++;
+    if (!("counted" in reply)) this.answered++;
     if ("refused" in reply) waiting.reject(apiError(reply.refused.code, reply.refused.message, reply.refused.headers));
-    else waiting.resolve(("recalled" in reply ? reply.recalled : reply.remembered) as never);
+    else waiting.resolve(("recalled" in reply ? reply.recalled : "remembered" in reply ? reply.remembered : undefined) as never);
   }
 
   /** Does a job the thread holds on the request's thread instead; after a close, fails it. */
@@ -224,6 +239,12 @@ export function agentThreadFor(db: Conn): AgentThread | null {
     thread = readConfig().MNEMO_AGENT_THREAD === "on" ? new AgentThread() : null;
     threads.set(client, thread);
     if (thread) {
+      const writer = thread;
+      writeCountsWith(db, (batch, here) => writer.writeCounts(batch, here));
+      // The thread commits most (remembers, and both threads' recall counts), so the WAL's checkpoints are left to
+      // its commits: this thread's runs one only where the WAL has gathered twice as much (the thread idle, or
+      // resting), and its requests do not wait 20–130 ms behind one (BENCHMARKS.md).
+      setCheckpointPages(db, 2 * WAL_CHECKPOINT_PAGES);
       // The thread's connection closes with this one (closeDb, tests moving to another file, the server's exit); a
       // graceful stop closes the thread first (instrumentation.ts), so that this connection is the last to close.
       const close = client.close.bind(client);

@@ -68,9 +68,9 @@ function recallCache(db: Conn): RecallCache {
 /**
  * An answer made now, on whichever thread calls it (the request's, or the agent
  * thread's), and counted as a recall of its facts there: each thread has its own
- * counter and writes its own counts (usage.ts). At a million facts an answer to a
- * question names ~24 facts no recent answer named, each a row to write (~5 µs), and
- * the serving thread no longer pays for them (BENCHMARKS.md).
+ * counter (usage.ts), and the agent thread writes both. At a million facts an answer
+ * to a question names ~24 facts no recent answer named, each a row to write (~5 µs),
+ * and the serving thread no longer pays for them (BENCHMARKS.md).
  */
 export async function freshAnswer(db: Conn, agent: AgentContext, input: RecallInput, today: string): Promise<KeptRecall> {
   const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });

@@ -51,6 +51,26 @@ async function addCounts(writes: Writes, batch: string): Promise<void> {
     await writes.run(ADD_THROUGH_FACTS_SQL, [batch]);
   }
 }
+
+/** Writes one batch of counts (a JSON array, as flush makes them) on this thread's connection, its own transaction. */
+export function writeCountsHere(db: Conn, batch: string): Promise<void> {
+  return writeTransaction(db, (writes) => addCounts(writes, batch), { fsync: false });
+}
+
+/**
+ * Who writes a database's batches instead of this thread, given the batch and how to write it here (its fallback).
+ * The serving thread hands the app's to the agent thread (lib/api/agent-thread.ts): a batch holds the thread that
+ * runs it ~1.4–5 ms at a million facts, and the COMMIT that runs the WAL's checkpoint 20–50 ms (BENCHMARKS.md),
+ * and the serving thread is the one every request, page and health check waits for.
+ */
+export type CountsWriter = (batch: string, here: () => Promise<void>) => Promise<void>;
+// On globalThis, like the counter: the bundler makes several copies of this module.
+const countsWriters = ((globalThis as { mnemoCountsWriters?: WeakMap<Conn, CountsWriter> }).mnemoCountsWriters ??= new WeakMap());
+
+/** From now on, `writer` writes this thread's counts for `db` (until the database is closed). */
+export function writeCountsWith(db: Conn, writer: CountsWriter): void {
+  countsWriters.set(db, writer);
+}
 /**
  * Facts per statement, each its own transaction: a statement holds the event loop (the driver is synchronous),
  * so requests wait at most one batch (~1.4 ms), not the whole flush — at a million facts, a few seconds' counts
@@ -135,7 +155,10 @@ export class UsageCounter {
         };
         for (let i = 0; i < ids.length; i += USAGE_BATCH) {
           try {
-            await writeTransaction(db, (writes) => addCounts(writes, JSON.stringify(ids.slice(i, i + USAGE_BATCH).map(row))), { fsync: false });
+            const batch = JSON.stringify(ids.slice(i, i + USAGE_BATCH).map(row));
+            const here = () => writeCountsHere(db, batch);
+            const writer = countsWriters.get(db);
+            await (writer ? writer(batch, here) : here());
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
             this.putBack(db, new Map(ids.slice(i).map((id) => [id, counts.get(id)!])));
@@ -177,7 +200,8 @@ export class UsageCounter {
 /**
  * This thread's counter, shared by every copy of this module the bundler makes (REST, MCP, instrumentation).
  * The agent thread (lib/api/agent-thread.ts) has its own: it counts the answers it makes and writes them on
- * its own connection, and before it closes.
+ * its own connection, and before it closes; while it runs, it writes the serving thread's batches too
+ * (writeCountsWith).
  */
 function threadUsage(): UsageCounter {
   const shared = globalThis as { mnemoUsage?: UsageCounter };
