@@ -78,6 +78,11 @@ function startsAgainAfterRest(): void {
     vi.restoreAllMocks();
   }
 }
+/** Each fact's recall count as written to the database. */
+async function usageCounts(): Promise<Map<string, number>> {
+  const rows = await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", []);
+  return new Map(rows.map(({ id, n }) => [id, Number(n)]));
+}
 const bodies = (text: string) => (JSON.parse(text) as RecallOutput).facts.map((fact) => fact.body);
 
 describe("the agent thread", () => {
@@ -291,10 +296,8 @@ describe("the agent thread", () => {
     const input = { channel: "support", asker: "ana" };
     const ids = (JSON.parse(await answered(input)) as RecallOutput).facts.map((fact) => fact.id);
     expect(ids.length).toBeGreaterThan(1);
-    const counts = async () =>
-      new Map((await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", [])).map(({ id, n }) => [id, Number(n)]));
     await flushUsage();
-    const before = await counts();
+    const before = await usageCounts();
 
     const running = thread();
     const writeCounts = running.writeCounts.bind(running);
@@ -309,7 +312,7 @@ describe("the agent thread", () => {
     await flushUsage();
     expect(handed).toHaveBeenCalled();
     expect(writtenHere).toBe(0);
-    const written = await counts();
+    const written = await usageCounts();
     for (const id of ids) expect(written.get(id)).toBe((before.get(id) ?? 0) + 3);
 
     // Dead and resting: the batches are written here, none lost.
@@ -318,7 +321,7 @@ describe("the agent thread", () => {
     for (let i = 0; i < 2; i++) await answered(input);
     await flushUsage();
     expect(writtenHere).toBeGreaterThan(0);
-    const after = await counts();
+    const after = await usageCounts();
     for (const id of ids) expect(after.get(id)).toBe((before.get(id) ?? 0) + 5);
     vi.restoreAllMocks();
     startsAgainAfterRest();
@@ -369,18 +372,16 @@ describe("the agent thread", () => {
     const input = { channel: "support", asker: "ana", q: "refund approval" };
     const ids = (JSON.parse(await answeredHere(input)) as RecallOutput).facts.map((fact) => fact.id);
     expect(ids.length).toBeGreaterThan(1);
-    const counts = async () =>
-      new Map((await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", [])).map(({ id, n }) => [id, Number(n)]));
     await flushUsage();
-    const before = await counts();
+    const before = await usageCounts();
     const answeredBefore = thread().answered;
     for (let i = 0; i < 3; i++) await answered(input);
     expect(thread().answered - answeredBefore).toBe(3);
     // This thread has nothing of them to write: they are the agent thread's.
     await flushUsage();
-    expect(await counts()).toEqual(before);
+    expect(await usageCounts()).toEqual(before);
     await thread().close();
-    const after = await counts();
+    const after = await usageCounts();
     for (const id of ids) expect(after.get(id)).toBe((before.get(id) ?? 0) + 3);
   });
 });
