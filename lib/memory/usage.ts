@@ -60,7 +60,7 @@ export function writeCountsHere(db: Conn, batch: string): Promise<void> {
 /**
  * Who writes a database's batches instead of this thread, given the batch and how to write it here (its fallback).
  * The serving thread hands the app's to the agent thread (lib/api/agent-thread.ts): a batch holds the thread that
- * runs it ~1.4–5 ms at a million facts, and the COMMIT that runs the WAL's checkpoint 20–50 ms (BENCHMARKS.md),
+ * runs it ~1.4–5 ms at a million facts, and the COMMIT that runs the WAL's checkpoint 20–130 ms (BENCHMARKS.md),
  * and the serving thread is the one every request, page and health check waits for.
  */
 export type CountsWriter = (batch: string, here: () => Promise<void>) => Promise<void>;
@@ -153,11 +153,11 @@ export class UsageCounter {
           const { count, lastAt } = counts.get(id)!;
           return [id, count, iso(lastAt)];
         };
+        const writer = countsWriters.get(db);
         for (let i = 0; i < ids.length; i += USAGE_BATCH) {
           try {
             const batch = JSON.stringify(ids.slice(i, i + USAGE_BATCH).map(row));
             const here = () => writeCountsHere(db, batch);
-            const writer = countsWriters.get(db);
             await (writer ? writer(batch, here) : here());
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
