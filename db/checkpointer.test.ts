@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "libsql";
 import { afterAll, describe, expect, it } from "vitest";
-import { BACKSTOP_PAGES, startCheckpointer } from "./checkpointer";
+import { BACKSTOP_PAGES, startCheckpointer, type Checkpointer } from "./checkpointer";
 import { openDatabase, writeTransaction, type Db } from "./client";
 import { WAL_CHECKPOINT_PAGES } from "./kept-statements";
 import { walState } from "./wal-index";
@@ -36,6 +36,17 @@ async function write(db: Db, commits: number, apartMs = 50): Promise<void> {
   }
 }
 
+/** The next commit starts the log over from its first frame, so the log then holds little more than its ~250 frames. */
+async function nextCommitStartsLogOver(db: Db, file: string): Promise<void> {
+  await write(db, 1);
+  expect(walState(file).frames).toBeLessThan(600);
+}
+
+async function closeBoth(db: Db, checkpointer: Checkpointer): Promise<void> {
+  db.$client.close();
+  await checkpointer.close();
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(done: () => boolean, ms = 10_000): Promise<void> {
@@ -61,11 +72,8 @@ describe("the checkpointer", () => {
     // It keeps up, so a commit finds every frame in the file and starts the log over from its first frame: the log
     // holds at most the last commits' frames, not the ~3,250 written (a commit alone would not have copied any back).
     await sleep(300);
-    await write(db, 1);
-    expect(walState(file).frames).toBeLessThan(600);
-
-    db.$client.close();
-    await checkpointer.close();
+    await nextCommitStartsLogOver(db, file);
+    await closeBoth(db, checkpointer);
   });
 
   it("copies back the rest of a long log, short of the mark, so that the next commit can start it over", async () => {
@@ -84,10 +92,8 @@ describe("the checkpointer", () => {
     reader.exec("COMMIT");
     reader.close();
     await until(() => walState(file).waiting === 0);
-    await write(db, 1);
-    expect(walState(file).frames).toBeLessThan(600);
-    db.$client.close();
-    await checkpointer.close();
+    await nextCommitStartsLogOver(db, file);
+    await closeBoth(db, checkpointer);
   });
 
   it("leaves a WAL short of the pages set alone", async () => {
@@ -98,8 +104,7 @@ describe("the checkpointer", () => {
     expect(checkpointer.runs).toBe(0);
     expect(walState(file)).toEqual({ frames: expect.any(Number), waiting: walState(file).frames });
     expect(walState(file).frames).toBeGreaterThan(900);
-    db.$client.close();
-    await checkpointer.close();
+    await closeBoth(db, checkpointer);
   });
 
   it("ends with the database's client, and if it dies, the commits take the usual mark back", async () => {

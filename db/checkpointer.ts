@@ -4,9 +4,9 @@
  * facts (BENCHMARKS.md, the twenty-first session). SQLite runs it inside whichever
  * COMMIT crosses the mark, and the driver is synchronous, so it held up the thread
  * that committed — the serving thread, every request with it, or the agent thread, every
- * question queued behind it. In a server the checkpointer takes them all: the request
- * threads' connections checkpoint only at BACKSTOP_PAGES, which it never lets the
- * WAL reach while it runs, and it copies back at WAL_CHECKPOINT_PAGES, as they did.
+ * question queued behind it. In a server the checkpointer takes them all: it copies back
+ * at WAL_CHECKPOINT_PAGES, as they did, and the request threads' connections checkpoint
+ * only at BACKSTOP_PAGES, which the WAL reaches only if the thread fell behind.
  *
  * Only for a file (a libSQL server checkpoints on its own), started by the server
  * (instrumentation.ts); tests and the CLI commit as before. If the thread dies, the
