@@ -16,6 +16,10 @@ export async function register() {
   // Recall counts tokens with o200k_base: its ranks (~300 ms) load here, before the server is ready, not on the first recall.
   (await import("./lib/memory/token-budget")).loadTokenizer();
   const { closeDb, getDb } = await import("./db");
+  // The WAL's checkpoints run on a thread of their own, never inside a request thread's commit (db/checkpointer.ts).
+  const { startCheckpointer } = await import("./db/checkpointer");
+  const { readConfig } = await import("./lib/config");
+  const checkpointer = startCheckpointer(getDb(), readConfig().DATABASE_URL);
   // Agents' questions and remembers are done on a thread of their own; started now, so the first does not wait for it to load.
   const { agentThreadFor } = await import("./lib/api/agent-thread");
   agentThreadFor(getDb())?.start();
@@ -32,7 +36,7 @@ export async function register() {
   (await import("./lib/webhooks/sender")).startWebhookSender(getDb);
   // Once the last request is answered, before Next exits: this thread's recall counts are written (by the agent
   // thread, which writes them for it), then the agent thread finishes what it holds, writes its own counts and ends,
-  // so that the connection closed at exit is the database's last.
+  // then the checkpointer ends between two checks, so that the connection closed at exit is the database's last.
   const { flushUsage } = await import("./lib/memory/usage");
   const { flushBeforeServerCloses } = await import("./lib/ops/flush-before-exit");
   flushBeforeServerCloses(async () => {
@@ -40,6 +44,7 @@ export async function register() {
       await flushUsage();
     } finally {
       await agentThreadFor(getDb())?.close();
+      await checkpointer?.close();
     }
   });
   // Next exits after finishing the requests in flight (SIGTERM); close the database last, checkpointing its WAL.

@@ -6,6 +6,8 @@
  */
 import { parentPort } from "node:worker_threads";
 import { closeDb, getDb } from "@/db";
+import { BACKSTOP_PAGES } from "@/db/checkpointer";
+import { setCheckpointPages } from "@/db/client";
 import { loadTokenizer } from "@/lib/memory/token-budget";
 import { flushUsage, writeCountsHere } from "@/lib/memory/usage";
 import { errorSummary, log } from "@/lib/ops/log";
@@ -17,6 +19,9 @@ import { freshAnswer } from "./recall-cache";
 const port = parentPort!;
 // Before the first question, as the server does at its start (instrumentation.ts).
 loadTokenizer();
+// The server's checkpointer copies the WAL back (db/checkpointer.ts), so this thread's commits, which queued
+// questions wait behind, do it only past its backstop; without one, the serving thread's commits still do at the usual mark.
+setCheckpointPages(getDb(), BACKSTOP_PAGES);
 
 type Job = Extract<ToThread, { id: number }>;
 

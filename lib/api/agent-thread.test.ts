@@ -10,7 +10,6 @@ import type { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { closeDb, getDb } from "@/db";
 import { appDemoDbForFile, DEMO_KEYS } from "@/lib/testing/app-db";
-import { REMOTE_TESTS } from "@/lib/testing/temp-db";
 import type { RecallOutput } from "@/lib/validation/agent-api";
 import { utcDay } from "@/lib/memory/rules";
 import { flushUsage } from "@/lib/memory/usage";
@@ -18,7 +17,7 @@ import * as memoriesRoute from "@/app/api/v1/memories/route";
 import * as memoryRoute from "@/app/api/v1/memories/[id]/route";
 import * as recallRoute from "@/app/api/v1/recall/route";
 import { authenticateAgent } from "./auth";
-import { readAll, WAL_CHECKPOINT_PAGES, writeTransaction } from "@/db/client";
+import { readAll } from "@/db/client";
 import type { RememberInput } from "@/lib/validation/agent-api";
 import { recallJsonForAgent, rememberOnThisThread, type RememberAnswer } from "./agent-memory";
 import { agentThreadFor, REST_MS, type AgentThread } from "./agent-thread";
@@ -98,12 +97,6 @@ describe("the agent thread", () => {
     const before = thread().answered;
     for (const input of inputs) expect(await answered(input), JSON.stringify(input)).toBe(await answeredHere(input));
     expect(thread().answered - before).toBe(inputs.length);
-    // Its commits run the WAL's checkpoints: this thread's only where the log has gathered twice as much (a file's;
-    // a libSQL server checkpoints on its own).
-    const [{ wal_autocheckpoint: mark }] = await writeTransaction(getDb(), (writes) =>
-      writes.all<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint", []),
-    );
-    if (!REMOTE_TESTS) expect(mark).toBe(2 * WAL_CHECKPOINT_PAGES);
 
     expect(bodies(await answered({ channel: "support", asker: "ana", q: "refund approval" })).slice(0, 2)).toEqual([
       "Releases go out on Thursdays.",

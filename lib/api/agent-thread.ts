@@ -9,8 +9,8 @@
  * freshAnswer, remember's rememberOnThisThread: place, rules in SQL, receipts — on a
  * connection of its own to the same database, and hands back the answer. It also writes
  * the serving thread's recall counts (lib/memory/usage.ts writeCountsWith): a batch of
- * them, and the WAL checkpoint a COMMIT may run, would otherwise hold the thread every
- * request waits for.
+ * them would otherwise hold the thread every request waits for. Neither thread's commits
+ * checkpoint the WAL; the checkpointer does (db/checkpointer.ts).
  *
  * The serving thread has already checked the key and the rate limit. Writes from both
  * threads take turns on SQLite's own lock (BEGIN IMMEDIATE waits out the busy
@@ -32,12 +32,11 @@
  * while before starting again.
  */
 import { isMainThread, Worker } from "node:worker_threads";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { setCheckpointPages, WAL_CHECKPOINT_PAGES, type Conn, type Db } from "@/db/client";
+import type { Conn, Db } from "@/db/client";
 import { openedDb } from "@/db";
 import { readConfig } from "@/lib/config";
 import { errorSummary, log } from "@/lib/ops/log";
+import { spawnThread } from "@/lib/ops/threads";
 import type { ErrorCode, RecallInput, RememberInput } from "@/lib/validation/agent-api";
 import type { RememberAnswer } from "./agent-memory";
 import type { AgentContext } from "./auth";
@@ -76,13 +75,9 @@ const CLOSE_MS = 5_000;
 
 type Waiting = { resolve: (answer: never) => void; reject: (error: unknown) => void; onThisThread: () => Promise<unknown> };
 
-/** Next's build makes the entry a chunk of its own; run from source (tests), tsx compiles it on the way in. */
+/** The thread, from Next's bundle of its entry or from source (lib/ops/threads.ts). */
 function spawn(): Worker {
-  if (process.env.NEXT_RUNTIME) return new Worker(new URL("./agent-thread-worker.ts", import.meta.url));
-  const dir = path.dirname(fileURLToPath(import.meta.url));
-  return new Worker(path.join(/*turbopackIgnore: true*/ dir, "agent-thread-tsx.mjs"), {
-    workerData: { entry: path.join(/*turbopackIgnore: true*/ dir, "agent-thread-worker.ts") },
-  });
+  return spawnThread(() => new Worker(new URL("./agent-thread-worker.ts", import.meta.url)), import.meta.url, "agent-thread-worker.ts");
 }
 
 export class AgentThread {
@@ -241,10 +236,6 @@ export function agentThreadFor(db: Conn): AgentThread | null {
     if (thread) {
       const writer = thread;
       writeCountsWith(db, (batch, here) => writer.writeCounts(batch, here));
-      // The thread commits most (remembers, and both threads' recall counts), so the WAL's checkpoints are left to
-      // its commits: this thread's runs one only where the WAL has gathered twice as much (the thread idle, or
-      // resting), and its requests do not wait 20–130 ms behind one (BENCHMARKS.md).
-      setCheckpointPages(db, 2 * WAL_CHECKPOINT_PAGES);
       // The thread's connection closes with this one (closeDb, tests moving to another file, the server's exit); a
       // graceful stop closes the thread first (instrumentation.ts), so that this connection is the last to close.
       const close = client.close.bind(client);
