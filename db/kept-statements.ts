@@ -34,6 +34,11 @@ export type KeptStatements = {
    */
   one(text: string, args?: readonly SqlArg[]): unknown;
   run(text: string, args?: readonly SqlArg[]): void;
+  /**
+   * BEGIN IMMEDIATE, failing at once with SQLITE_BUSY if another connection holds the
+   * write lock instead of waiting in SQLite's busy handler (db/lock-wait.ts says why).
+   */
+  beginImmediateNow(): void;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
   /** How many pages the WAL may gather before this connection's COMMIT checkpoints it (a write connection's). */
@@ -111,6 +116,14 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     },
     run: (text, args = []) => {
       statement(text).run(positional(args));
+    },
+    beginImmediateNow: () => {
+      statement("PRAGMA busy_timeout = 0").run();
+      try {
+        statement("BEGIN IMMEDIATE").run();
+      } finally {
+        statement(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+      }
     },
     inTransaction: () => database?.inTransaction ?? false,
     checkpointAt: (pages) => {

@@ -6,7 +6,8 @@
  */
 import type { Client } from "@libsql/client";
 import type { Conn, Db } from "./client";
-import { keptStatements, type KeptStatements } from "./kept-statements";
+import { BUSY_TIMEOUT_MS, keptStatements, type KeptStatements } from "./kept-statements";
+import { retryWhileBusy } from "./lock-wait";
 import { runPlain, type SqlArg } from "./plain-sql";
 import { takeTurn } from "./write-queue";
 
@@ -75,6 +76,10 @@ export function setCheckpointPages(db: Conn, pages: number): void {
   kept?.checkpointAt(pages);
 }
 
+/** Between two asks for a write lock another connection holds: its holders' transactions take a few ms. */
+const LOCK_RETRY_MS = 1;
+const retryPause = () => new Promise<void>((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+
 /** For a file: the write connection behind writeTransaction, closed with the client. */
 export function keepWriter(client: Client, file: string): void {
   const kept = keptStatements(file, "write");
@@ -123,7 +128,8 @@ export function keepWriter(client: Client, file: string): void {
           lowered = true;
         }
       }
-      kept.run("BEGIN IMMEDIATE");
+      // Another thread's or process's lock is waited for from the event loop, not in SQLite's sleeping busy handler.
+      await retryWhileBusy(() => kept.beginImmediateNow(), BUSY_TIMEOUT_MS, retryPause);
       for (const job of batch) {
         kept.run("SAVEPOINT one");
         try {

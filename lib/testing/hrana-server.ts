@@ -25,6 +25,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Database from "libsql";
+import { retryWhileBusy } from "@/db/lock-wait";
 
 export type HranaServerOptions = {
   file: string;
@@ -245,28 +246,18 @@ export async function startHranaServer(options: HranaServerOptions): Promise<Hra
     return { cols, rows: [], affected_row_count: info.changes, last_insert_rowid: counters(stream).rowid.toString() };
   }
 
-  function isBusy(error: unknown): boolean {
-    // SQLITE_BUSY (5) only: waiting cannot cure a stale snapshot (BUSY_SNAPSHOT, 517).
-    const { code, rawCode } = error as { code?: string; rawCode?: number };
-    return rawCode === 5 || (code === "SQLITE_BUSY" && rawCode === undefined);
-  }
+  // A waiter tries again every 5 ms, or as soon as a stream of this server lets a lock go.
+  const lockReleased = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5);
+      wakeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
 
-  async function withLockWait<T>(run: () => T): Promise<T> {
-    const deadline = Date.now() + busyTimeoutMs;
-    for (;;) {
-      try {
-        return run();
-      } catch (error) {
-        if (!isBusy(error) || Date.now() >= deadline) throw error;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 5);
-          wakeWaiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-    }
+  function withLockWait<T>(run: () => T): Promise<T> {
+    return retryWhileBusy(run, busyTimeoutMs, lockReleased);
   }
 
   function sqliteError(error: unknown): HranaError {
