@@ -32,18 +32,39 @@ type Req = autocannon.Request;
 async function fire(url: string, connections: number, seconds: number, options: Partial<autocannon.Options>): Promise<LoadResult> {
   const pid = serverPid?.();
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const result = await autocannon({ url, connections, duration: seconds, ...options });
+  let load!: autocannon.Instance;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    load = autocannon({ url, connections, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  // Latency on open connections: a connection's first answer is left out, since autocannon writes its request to the
+  // socket before it has connected, with the clock running, while it is still setting up the other connections, and
+  // that wait landed in each slice's p99 as the server's (BENCHMARKS.md, Method).
+  const latencies: number[] = [];
+  const connected = new WeakSet<autocannon.Client>();
+  load.on("response", (client, _status, _bytes, ms) => {
+    if (connected.has(client)) latencies.push(ms);
+    else connected.add(client);
+  });
+  const result = await done;
   const cpu = pid ? cpuMs(pid) - cpuBefore : NaN;
+  latencies.sort((a, b) => a - b);
   return {
     connections,
     requests: result.requests.total,
     rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     cpuUsPerRequest: Math.round((cpu * 1000) / Math.max(1, result.requests.total)),
   };
+}
+
+/** The latency (ms, to 0.1) below which `share` of the sorted `latencies` fall (nearest rank); 0 for none. */
+function percentile(latencies: readonly number[], share: number): number {
+  if (!latencies.length) return 0;
+  const at = Math.min(latencies.length - 1, Math.max(0, Math.ceil(share * latencies.length) - 1));
+  return Math.round(latencies[at] * 10) / 10;
 }
 
 /** Slices of one load as one result: their total rate, and the median of their percentiles. */
@@ -158,7 +179,28 @@ export async function checkQuestions(url: string, load: QuestionLoad, count = 60
 }
 
 export function recall(url: string, requests: Req[], connections: number, seconds: number) {
-  return fire(url, connections, seconds, { requests });
+  return fire(url, connections, seconds, { requests: [inTurn(requests)] });
+}
+
+/**
+ * One request that is each of `requests` in turn, made as it is sent (as recall with q's
+ * are). Given the list itself, autocannon builds every request of it for each connection,
+ * synchronously, when a load starts: 78–94 ms for 400 requests and 16 connections, against
+ * 6–20 for one. Each connection's first request is already written to its socket, not yet
+ * connected, with its latency clock running, so each slice's first answers counted that
+ * wait as the server's: the server saw its first request of a slice ~100 ms after the load
+ * began, idle until then, and answered it in ~1 ms (BENCHMARKS.md, Method).
+ */
+function inTurn(requests: Req[]): Req {
+  let n = 0;
+  return {
+    method: "GET",
+    path: requests[0].path,
+    setupRequest: (request) => {
+      const next = requests[n++ % requests.length];
+      return { ...request, path: next.path, headers: next.headers };
+    },
+  };
 }
 
 export function health(url: string, connections: number, seconds: number) {
