@@ -13,8 +13,8 @@
  * checkpoint the WAL; the checkpointer does (db/checkpointer.ts).
  *
  * The serving thread has already checked the key and the rate limit. Writes from both
- * threads take turns on SQLite's own lock (BEGIN IMMEDIATE waits out the busy
- * timeout), as a second process's would; the versions every kept answer depends on
+ * threads take turns on SQLite's own lock (a BEGIN IMMEDIATE that finds it taken asks
+ * again from the event loop: db/lock-wait.ts), as a second process's would; the versions every kept answer depends on
  * live in the database, so each thread sees the other's changes at once.
  *
  * Only the app's own database (db/index.ts) has a thread: the thread opens it from the
