@@ -14,8 +14,9 @@
  *
  * The serving thread has already checked the key and the rate limit. Writes from both
  * threads take turns on SQLite's own lock (a BEGIN IMMEDIATE that finds it taken asks
- * again from the event loop: db/lock-wait.ts), as a second process's would; the versions every kept answer depends on
- * live in the database, so each thread sees the other's changes at once.
+ * again from the event loop: db/lock-wait.ts), as a second process's would; the
+ * versions every kept answer depends on live in the database, so each thread sees the
+ * other's changes at once.
  *
  * Only the app's own database (db/index.ts) has a thread: the thread opens it from the
  * same environment, and is closed with it. A database a caller opened itself (tests,
