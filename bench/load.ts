@@ -5,6 +5,7 @@
 import autocannon from "autocannon";
 import type { BenchAgent, Place } from "./generate";
 import { seeded } from "./fact-words";
+import { median } from "./median";
 import { questionPool } from "./questions";
 import { cpuMs } from "./server";
 
@@ -69,7 +70,6 @@ function percentile(latencies: readonly number[], share: number): number {
 
 /** Slices of one load as one result: their total rate, and the median of their percentiles. */
 export function combine(slices: LoadResult[]): LoadResult {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
   return {
     connections: slices[0].connections,

@@ -3,6 +3,7 @@
  * holding 2,000 facts next to the same page for an agent holding 20.
  */
 import type { BenchData } from "./generate";
+import { median } from "./median";
 
 export type PageResult = { renders: number; fullMs: number; smallMs: number; ratio: number };
 
@@ -34,8 +35,6 @@ async function render(url: string, cookie: string): Promise<number> {
   if (response.status !== 200 || !html.includes("</html>")) throw new Error(`${url} answered ${response.status}`);
   return performance.now() - t;
 }
-
-const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 
 /** The two pages rendered in turn, so whatever else runs on the machine weighs on both alike; the median of each. */
 export async function measurePage(url: string, data: BenchData, renders: number): Promise<PageResult> {

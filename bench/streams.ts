@@ -14,6 +14,7 @@
 import http from "node:http";
 import type { BenchData } from "./generate";
 import { combine, recall, type LoadResult } from "./load";
+import { median } from "./median";
 import { signIn } from "./page";
 
 export const STREAMS = 200;
@@ -111,8 +112,6 @@ function changes(url: string, data: BenchData, run: string): { stop: () => Promi
     },
   };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function measureStreams(
   url: string,
