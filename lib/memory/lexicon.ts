@@ -26,6 +26,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { log, errorSummary } from "@/lib/ops/log";
+import { KeptValues } from "./kept-values";
 import { STOP_WORDS, termOf } from "./terms";
 
 /** How many of a word's senses count, per part of speech: past the second they are rare meanings. */
@@ -292,8 +293,8 @@ export function createLexicon(dictDirectory: () => string = defaultDictDirectory
   let files: Files | "missing" | undefined;
   // Once: a lexicon without its files answers [] from then on without trying again.
   const wordnet = () => (files ??= load(dictDirectory));
-  const answers = new Map<string, readonly string[]>();
-  const knownWords = new Map<string, boolean>();
+  const answers = new KeptValues<string, readonly string[]>(MAX_KEPT_WORDS);
+  const knownWords = new KeptValues<string, boolean>(MAX_KEPT_WORDS);
 
   function expand(word: string, found: Files): readonly string[] {
     const terms = new Set([termOf(word)]);
@@ -312,25 +313,18 @@ export function createLexicon(dictDirectory: () => string = defaultDictDirectory
 
   return {
     synonymsOf(word) {
-      const known = answers.get(word);
-      if (known) return known;
-      if (word.length < MIN_WORD_LENGTH || !LETTERS.test(word) || STOP_WORDS.has(word)) return NONE;
-      const found = wordnet();
-      if (found === "missing") return NONE;
-      const answer = expand(word, found);
-      if (answers.size >= MAX_KEPT_WORDS) answers.delete(answers.keys().next().value as string);
-      answers.set(word, answer);
-      return answer;
+      return answers.get(word, () => {
+        if (word.length < MIN_WORD_LENGTH || !LETTERS.test(word) || STOP_WORDS.has(word)) return NONE;
+        const found = wordnet();
+        return found === "missing" ? NONE : expand(word, found);
+      });
     },
     knows(word) {
       // Asked for every question word no fact of the place has (the typo rule): answered once per word.
-      const known = knownWords.get(word);
-      if (known !== undefined) return known;
-      const found = wordnet();
-      const answer = found !== "missing" && PARTS.some((pos) => baseForm(found, pos, word) !== null);
-      if (knownWords.size >= MAX_KEPT_WORDS) knownWords.delete(knownWords.keys().next().value as string);
-      knownWords.set(word, answer);
-      return answer;
+      return knownWords.get(word, () => {
+        const found = wordnet();
+        return found !== "missing" && PARTS.some((pos) => baseForm(found, pos, word) !== null);
+      });
     },
   };
 }
