@@ -29,11 +29,13 @@ export type Writes = {
  */
 export type WriteOptions = { fsync?: boolean };
 
-type Writer = <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) => Promise<T>;
+/** A file's kept write connection, and the group commit that writes through it (keepWriter). */
+type Writer = {
+  write: <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) => Promise<T>;
+  kept: KeptStatements;
+};
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
-const writers = ((globalThis as { mnemoWriters?: WeakMap<Client, Writer> }).mnemoWriters ??= new WeakMap());
-const writeConnections = ((globalThis as { mnemoWriteConnections?: WeakMap<Client, KeptStatements> }).mnemoWriteConnections ??=
-  new WeakMap());
+const writers = ((globalThis as { mnemoKeptWriters?: WeakMap<Client, Writer> }).mnemoKeptWriters ??= new WeakMap());
 
 /** The statements of an open Drizzle transaction, as Writes. */
 function writesIn(tx: Conn): Writes {
@@ -60,7 +62,7 @@ function writesIn(tx: Conn): Writes {
 export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const client = (db as Partial<Db>).$client;
   const writer = client && writers.get(client);
-  if (writer) return writer(work, options);
+  if (writer) return writer.write(work, options);
   return db.transaction((tx) => work(writesIn(tx)));
 }
 
@@ -72,8 +74,8 @@ export function writeTransaction<T>(db: Conn, work: (writes: Writes) => Promise<
  */
 export function setCheckpointPages(db: Conn, pages: number): void {
   const client = (db as Partial<Db>).$client;
-  const kept = client && writeConnections.get(client);
-  kept?.checkpointAt(pages);
+  const writer = client && writers.get(client);
+  writer?.kept.checkpointAt(pages);
 }
 
 /** Between two asks for a write lock another connection holds: its holders' transactions take a few ms. */
@@ -83,7 +85,6 @@ const retryPause = () => new Promise<void>((resolve) => setTimeout(resolve, LOCK
 /** For a file: the write connection behind writeTransaction, closed with the client. */
 export function keepWriter(client: Client, file: string): void {
   const kept = keptStatements(file, "write");
-  writeConnections.set(client, kept);
   const writes: Writes = {
     all: async <Row>(text: string, args: readonly SqlArg[]) => kept.all(text, args) as Row[],
     run: async (text, args) => kept.run(text, args),
@@ -160,16 +161,16 @@ export function keepWriter(client: Client, file: string): void {
       release();
     }
   };
-  writers.set(
-    client,
-    <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) =>
+  writers.set(client, {
+    kept,
+    write: <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) =>
       new Promise<T>((resolve, reject) => {
         waiting.push({ work, fsync: options.fsync !== false, resolve: resolve as (value: unknown) => void, reject });
         if (waiting.length === 1) {
           setImmediate(() => runBatch().catch((error) => console.error("Database: a write batch failed", error)));
         }
       }),
-  );
+  });
   const close = client.close.bind(client);
   client.close = () => {
     kept.close();
