@@ -9,6 +9,7 @@
 import http from "node:http";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/validation/agent-api";
 import { allowedMethods, ROUTABLE_METHODS } from "./allowed-methods";
+import { sendInOneWrite } from "./one-write";
 
 export type EdgeAnswer = { status: number; headers: Record<string, string>; body: string };
 
@@ -64,7 +65,8 @@ export function edgeAnswer(method: string, target: string): EdgeAnswer | null {
 const GUARDED = Symbol.for("mnemo.httpEdge");
 
 /**
- * Puts `edgeAnswer` in front of every HTTP server of this process. Next's own
+ * Puts `edgeAnswer` in front of every HTTP server of this process, and makes each
+ * response it lets through leave in one write (one-write.ts). Next's own
  * server is made inside `next start`, out of reach, so the hook is its emit of
  * "request"; instrumentation.ts installs it when the server process starts.
  */
@@ -82,6 +84,7 @@ export function guardHttpServers(): void {
         response.end(request.method === "HEAD" ? undefined : refusal.body);
         return true;
       }
+      sendInOneWrite(response);
     }
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof server.emit;
