@@ -25,7 +25,20 @@ import { BRANCH_WHERE, branchArgs, inBranch, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
 import { keepMemos, keepsMemos } from "./row-memo";
-import { Vocabulary, mayBeTypos, termsToRead, typoReach, type PlacePostings, type Posting, type Words } from "./word-index";
+import {
+  PostingsBuilder,
+  Vocabulary,
+  joinPostings,
+  mayBeTypos,
+  NO_POSTINGS,
+  postingCount,
+  termsToRead,
+  typoReach,
+  type PlacePostings,
+  type Posting,
+  type Postings,
+  type Words,
+} from "./word-index";
 import { wordnet } from "./lexicon";
 
 /** The place's branches in recall_branches, by the key recall asks with; one index seek each. */
@@ -166,9 +179,9 @@ async function branchStats(
   return { stats, asked: branches.map((_, i) => asked[i] ?? { at: now, gap: Infinity }) };
 }
 
-/** What a kept posting list costs in memory, roughly: the entry and key, and each posting's object. */
-const BYTES_PER_POSTING_LIST = 160;
-export const BYTES_PER_POSTING = 48;
+/** What a kept posting list costs in memory, roughly: the entry, its key and its array, and each posting's three numbers. */
+const BYTES_PER_POSTING_LIST = 240;
+export const BYTES_PER_POSTING = 24;
 /**
  * Postings kept per branch and term: the words people ask about in a place recur
  * (its subjects, its people, its tools), and a list kept is a list not read again
@@ -177,8 +190,8 @@ export const BYTES_PER_POSTING = 48;
  */
 const POSTINGS_BUDGET = 16 * 2 ** 20;
 
-function postingsCache(db: Conn): VersionedCache<readonly Posting[]> {
-  return cacheFor("mnemoRecallPostings", db, () => new VersionedCache<readonly Posting[]>(POSTINGS_BUDGET));
+function postingsCache(db: Conn): VersionedCache<Postings> {
+  return cacheFor("mnemoRecallPostings", db, () => new VersionedCache<Postings>(POSTINGS_BUDGET));
 }
 
 function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
@@ -209,13 +222,13 @@ async function vocabularyOf(
   const args = [agentId, place.workspaceId, branch.scope, branch.ref, today];
   const read = async () => {
     if (!whole) return new Vocabulary((await readWide<{ term: string }>(db, VOCABULARY_FIELDS, VOCABULARY_SQL, args)).map((row) => row.term));
-    const byTerm = new Map<string, Posting[]>();
+    const byTerm = new Map<string, PostingsBuilder>();
     for (const { term, fact, tf, length } of await readWide<{ term: string } & Posting>(db, POSTING_FIELDS, BRANCH_POSTINGS_SQL, args)) {
       let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      list.push({ fact, tf, length });
+      if (!list) byTerm.set(term, (list = new PostingsBuilder()));
+      list.add(fact, tf, length);
     }
-    return new Vocabulary([...byTerm.keys()], byTerm);
+    return new Vocabulary([...byTerm.keys()], new Map([...byTerm].map(([term, list]) => [term, list.build()])));
   };
   if (version === undefined) return read();
   const kept = keptVocabulary(db, agentId, place, branch, version, today);
@@ -247,11 +260,11 @@ export async function placePostings(
   words: Words = wordnet,
 ): Promise<PlacePostings> {
   // A term's postings from one branch are that branch's kept list itself; only a term found in several is copied.
-  const byTerm = new Map<string, readonly Posting[]>();
-  const add = (term: string, postings: readonly Posting[]) => {
+  const byTerm = new Map<string, Postings>();
+  const add = (term: string, postings: Postings) => {
     if (!postings.length) return;
     const list = byTerm.get(term);
-    byTerm.set(term, list ? list.concat(postings) : postings);
+    byTerm.set(term, list ? joinPostings(list, postings) : postings);
   };
   const cache = version === undefined ? null : postingsCache(db);
   const keptAt = `${version}\n${today}`;
@@ -302,23 +315,23 @@ export async function placePostings(
       JSON.stringify(sought),
       today,
     ]);
-    const read = keys.map(() => new Map<string, Posting[]>());
+    const read = keys.map(() => new Map<string, PostingsBuilder>());
     for (const { branch, term: at, fact, tf, length } of rows) {
       const i = seeking[branch];
       const term = sought[at];
       if (!lacking[i].has(term)) continue; // kept already, and added above
       let list = read[i].get(term);
-      if (!list) read[i].set(term, (list = []));
-      list.push({ fact, tf, length });
+      if (!list) read[i].set(term, (list = new PostingsBuilder()));
+      list.add(fact, tf, length);
     }
     keys.forEach((key, i) => {
       if (!lacking[i].size) return;
       let found = 0;
       for (const term of lacking[i]) {
-        const postings = read[i].get(term) ?? [];
-        found += postings.length;
+        const postings = read[i].get(term)?.build() ?? NO_POSTINGS;
+        found += postingCount(postings);
         add(term, postings);
-        cache?.set(`${key}\n${term}`, keptAt, postings, BYTES_PER_POSTING_LIST + postings.length * BYTES_PER_POSTING);
+        cache?.set(`${key}\n${term}`, keptAt, postings, BYTES_PER_POSTING_LIST + postingCount(postings) * BYTES_PER_POSTING);
       }
       // The statement's own cost is shared by the branches it sought in.
       stats[i].sought += SEEK_COST / seeking.length + SOUGHT_ROW_COST * found;
@@ -352,7 +365,7 @@ export async function placePostings(
   return {
     count: stats.reduce((sum, branch) => sum + branch.n, 0),
     totalLength: stats.reduce((sum, branch) => sum + branch.total, 0),
-    postingsOf: (term) => byTerm.get(term) ?? [],
+    postingsOf: (term) => byTerm.get(term) ?? NO_POSTINGS,
     near,
   };
 }

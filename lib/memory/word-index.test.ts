@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Vocabulary, editDistance } from "./word-index";
+import { PostingsBuilder, Vocabulary, editDistance, joinPostings, postingCount, scoreByWords, type PlacePostings } from "./word-index";
 
 /** The distance written as its textbook table, nothing cut short. */
 function reference(a: string, b: string): number {
@@ -65,5 +65,40 @@ describe("Vocabulary.near", () => {
     expect(new Map(vocabulary.near("refnd", 1))).toEqual(new Map([["refund", 1]]));
     expect(vocabulary.near("2025", 1).size).toBe(0);
     expect(vocabulary.near("v2shiping", 2).size).toBe(0);
+  });
+});
+
+describe("postings as one array of numbers", () => {
+  const list = (...postings: [number, number, number][]) => {
+    const builder = new PostingsBuilder();
+    for (const [fact, tf, length] of postings) builder.add(fact, tf, length);
+    return builder.build();
+  };
+
+  it("keeps each fact's seq, weight and length, in order, and joins two branches' lists", () => {
+    const a = list([7, 1, 12], [9, 0.5, 30]);
+    const b = list([2 ** 40, 2, 8]);
+    expect(postingCount(a)).toBe(2);
+    expect([...joinPostings(a, b)]).toEqual([7, 1, 12, 9, 0.5, 30, 2 ** 40, 2, 8]);
+    expect(postingCount(new PostingsBuilder().build())).toBe(0);
+  });
+
+  it("scores by them as BM25 would: a rarer word and a shorter fact score higher", () => {
+    const byTerm = new Map([
+      ["refund", list([1, 1, 6], [2, 1, 20])],
+      ["approv", list([1, 1, 6])],
+    ]);
+    const place: PlacePostings = {
+      count: 10,
+      totalLength: 100,
+      postingsOf: (term) => byTerm.get(term) ?? new Float64Array(0),
+      near: () => new Map(),
+    };
+    const words = { synonymsOf: () => [], knows: () => true };
+    const hits = scoreByWords(place, [{ word: "refund", term: "refund" }, { word: "approval", term: "approv" }], words);
+    expect([...hits.keys()].sort()).toEqual([1, 2]);
+    expect(hits.get(1)!.matched).toEqual(["refund", "approval"]);
+    expect(hits.get(2)!.matched).toEqual(["refund"]);
+    expect(hits.get(1)!.score).toBeGreaterThan(hits.get(2)!.score);
   });
 });

@@ -33,17 +33,51 @@ const TYPO_MIN_LENGTH = 4;
 /** One fact's entry for a term: the fact (its seq), the term's weight in it, and the fact's length. */
 export type Posting = { fact: number; tf: number; length: number };
 
+/**
+ * A term's postings, three numbers a fact (as Posting, in that order) in one array.
+ * Kept lists are most of what the agent thread's caches hold: as one object per
+ * posting they were what its young generation copied at each collection and its
+ * full collections walked (BENCHMARKS.md, the twenty-fifth session); an array of
+ * numbers is one object however many facts it holds, and half the memory.
+ */
+export type Postings = Float64Array;
+/** Numbers per posting in Postings. */
+export const POSTING_WIDTH = 3;
+
+/** Postings gathered one by one, then made a Postings array. */
+export class PostingsBuilder {
+  private readonly numbers: number[] = [];
+  add(fact: number, tf: number, length: number): void {
+    this.numbers.push(fact, tf, length);
+  }
+  build(): Postings {
+    return Float64Array.from(this.numbers);
+  }
+}
+
+/** How many facts a Postings array holds. */
+export const postingCount = (postings: Postings) => postings.length / POSTING_WIDTH;
+
+/** Two branches' postings of one term as one array. */
+export function joinPostings(a: Postings, b: Postings): Postings {
+  const joined = new Float64Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
 /** What scoring reads of a place: its recallable facts' count and total length, and the postings asked for. */
 export type PlacePostings = {
   count: number;
   totalLength: number;
   /** The place's postings of a term; empty when no fact here has it. */
-  postingsOf(term: string): readonly Posting[];
+  postingsOf(term: string): Postings;
   /** The place's terms within `most` edits of `term`, with their distance (its vocabulary; asked only for unknown words). */
   near(term: string, most: number): ReadonlyMap<string, number>;
 };
 
-const NONE: readonly Posting[] = [];
+/** No postings: a term no fact here has. */
+export const NO_POSTINGS: Postings = new Float64Array(0);
 
 /** Questions' unknown words looked up per vocabulary and kept; past this many the list starts again. */
 const MAX_NEAR_KEPT = 2_000;
@@ -62,10 +96,10 @@ export class Vocabulary {
 
   constructor(
     readonly terms: readonly string[],
-    private readonly byTerm?: ReadonlyMap<string, readonly Posting[]>,
+    private readonly byTerm?: ReadonlyMap<string, Postings>,
   ) {
     this.known = new Set(terms);
-    for (const list of byTerm?.values() ?? []) this.postings += list.length;
+    for (const list of byTerm?.values() ?? []) this.postings += postingCount(list);
   }
 
   /** Whether it holds every posting of the branch, so no term needs a seek. */
@@ -74,8 +108,8 @@ export class Vocabulary {
   }
 
   /** The branch's postings of a term if it was read whole ([] for a term it lacks); undefined otherwise. */
-  postingsOf(term: string): readonly Posting[] | undefined {
-    return this.byTerm ? (this.byTerm.get(term) ?? NONE) : undefined;
+  postingsOf(term: string): Postings | undefined {
+    return this.byTerm ? (this.byTerm.get(term) ?? NO_POSTINGS) : undefined;
   }
 
   /** Whether some fact of this branch has the term. */
@@ -159,9 +193,12 @@ export function scoreByWords(place: PlacePostings, question: readonly Word[], wo
     const best = new Map<number, number>();
     for (const { term: found, weight } of termsFor(place, word, term, asked, words)) {
       const postings = place.postingsOf(found);
-      const df = postings.length;
+      const df = postingCount(postings);
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
-      for (const { fact, tf, length } of postings) {
+      for (let i = 0; i < postings.length; i += POSTING_WIDTH) {
+        const fact = postings[i];
+        const tf = postings[i + 1];
+        const length = postings[i + 2];
         const norm = K1 * (1 - B + (B * length) / averageLength);
         const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
         if (score > (best.get(fact) ?? 0)) best.set(fact, score);
