@@ -21,7 +21,7 @@ import { keepWriter } from "./writer";
 export { createPrivateFile, DATABASE_FILE_MODE, ensureFolder, filePathOf } from "./files";
 export { allOf, type SqlArg, type SqlPart } from "./plain-sql";
 export { readAll, readOne } from "./reader";
-export { setCheckpointPages, writeTransaction, type Writes } from "./writer";
+export { foldWal, setCheckpointPages, writeTransaction, type Writes } from "./writer";
 export { WAL_CHECKPOINT_PAGES } from "./kept-statements";
 
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -45,7 +45,7 @@ export function connect(url: string, authToken?: string): Db {
   const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
   if (file) {
     // First, so a transaction's turn (below) covers the pragma run after its BEGIN.
-    zeroFreedPages(client, file);
+    zeroFreedPages(client);
     takeTurnsForTransactions(client, file);
     keepReader(client, file);
     keepWriter(client, file);

@@ -20,7 +20,7 @@ export const BUSY_TIMEOUT_MS = 10_000;
  * the server at a million facts: +6 to +13 % in five pairs (+10 % on average), recall
  * with a question unchanged (BENCHMARKS.md, the sixteenth session). The cost: a WAL
  * file of about 40 MB, each checkpoint longer, and an erased fact's old page left in
- * the WAL longer when a delete cannot fold it (db/secure-delete.ts foldWal).
+ * the WAL longer when a delete cannot fold it (db/writer.ts foldWal).
  */
 export const WAL_CHECKPOINT_PAGES = 10_000;
 
@@ -39,6 +39,12 @@ export type KeptStatements = {
    * write lock instead of waiting in SQLite's busy handler (db/lock-wait.ts says why).
    */
   beginImmediateNow(): void;
+  /**
+   * Copies the WAL back into the file and empties it (a TRUNCATE checkpoint): true if
+   * done; false at once, without waiting, while another connection's reader or writer
+   * still holds the log (db/lock-wait.ts says why never to wait in SQLite's handler).
+   */
+  truncateWalNow(): boolean;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
   /** How many pages the WAL may gather before this connection's COMMIT checkpoints it (a write connection's). */
@@ -93,38 +99,43 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
     readers.delete(text);
     return reader(text).row;
   };
+  /** Runs `work` with SQLite's busy handler off: what finds a lock taken fails or answers so at once. */
+  const withoutWaiting = <T>(work: () => T): T => {
+    statement("PRAGMA busy_timeout = 0").run();
+    try {
+      return work();
+    } finally {
+      statement(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
+    }
+  };
   // One array, never spread: a lone null argument spread reads as named parameters and fails.
   const positional = (args: readonly SqlArg[]) => args as SqlArg[];
+  const one = (text: string, args: readonly SqlArg[] = []) => {
+    const kept = reader(text);
+    let row: unknown[] | undefined;
+    try {
+      row = kept.statement.get(positional(args)) as unknown[] | undefined;
+    } catch (error) {
+      // The driver's get() resets a statement only after it succeeds: one that failed would run its next call with
+      // this call's arguments (another request's key, say). Dropped, the next call prepares it afresh.
+      readers.delete(text);
+      throw error;
+    }
+    return row && rowOf(text, kept, row.length)(row);
+  };
   return {
     all: (text, args = []) => {
       const kept = reader(text);
       const rows = kept.statement.all(positional(args)) as unknown[][];
       return rows.length ? rows.map(rowOf(text, kept, rows[0].length)) : rows;
     },
-    one: (text, args = []) => {
-      const kept = reader(text);
-      let row: unknown[] | undefined;
-      try {
-        row = kept.statement.get(positional(args)) as unknown[] | undefined;
-      } catch (error) {
-        // The driver's get() resets a statement only after it succeeds: one that failed would run its next call with
-        // this call's arguments (another request's key, say). Dropped, the next call prepares it afresh.
-        readers.delete(text);
-        throw error;
-      }
-      return row && rowOf(text, kept, row.length)(row);
-    },
+    one,
     run: (text, args = []) => {
       statement(text).run(positional(args));
     },
-    beginImmediateNow: () => {
-      statement("PRAGMA busy_timeout = 0").run();
-      try {
-        statement("BEGIN IMMEDIATE").run();
-      } finally {
-        statement(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
-      }
-    },
+    beginImmediateNow: () => withoutWaiting(() => statement("BEGIN IMMEDIATE").run()),
+    // SQLite answers a checkpoint the log's holders kept from finishing with busy = 1, not an error.
+    truncateWalNow: () => withoutWaiting(() => (one("PRAGMA wal_checkpoint(TRUNCATE)") as { busy: number }).busy === 0),
     inTransaction: () => database?.inTransaction ?? false,
     checkpointAt: (pages) => {
       checkpointPages = Math.trunc(pages);

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "libsql";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, readAll, writeTransaction } from "./client";
+import { foldWal, openDatabase, readAll, writeTransaction } from "./client";
 import { isBusy, retryWhileBusy } from "./lock-wait";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mnemo-lock-wait-"));
@@ -75,5 +75,55 @@ describe("retryWhileBusy", () => {
       expect(asked).toBe(1);
     }
     expect([isBusy(busy()), isBusy(snapshot), isBusy(undefined)]).toEqual([true, false, false]);
+  });
+});
+
+describe("folding the WAL (an erasure's last step) while another connection holds the log", () => {
+  /** A file whose WAL holds writes a reader on another connection has not seen: its snapshot is older. */
+  async function heldLog(name: string) {
+    const file = path.join(dir, name);
+    const db = await openDatabase(`file:${file}`);
+    await db.$client.execute("CREATE TABLE notes (body TEXT)");
+    await writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", ["before"]));
+    const reader = new Database(file);
+    reader.exec("BEGIN");
+    expect(reader.prepare("SELECT count(*) AS n FROM notes").get()).toMatchObject({ n: 1 });
+    await writeTransaction(db, (writes) => writes.run("INSERT INTO notes (body) VALUES (?)", ["after"]));
+    const walBytes = () => statSync(`${file}-wal`).size;
+    expect(walBytes()).toBeGreaterThan(0);
+    return { db, reader, walBytes };
+  }
+
+  it("tries again while the thread goes on, and folds it once the reader lets go", async () => {
+    const { db, reader, walBytes } = await heldLog("fold.db");
+    let folded: boolean | undefined;
+    const fold = foldWal(db).then((done) => (folded = done));
+    // In SQLite's busy handler the thread would sleep: no timer, and the reader below never let go, for 10 s.
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    await sleep(150);
+    expect(folded).toBeUndefined();
+    expect(ticks).toBeGreaterThan(5);
+    reader.exec("COMMIT");
+    expect(await fold).toBe(true);
+    clearInterval(ticking);
+    expect(walBytes()).toBe(0);
+    reader.close();
+    db.$client.close();
+  });
+
+  it("gives up after its timeout, answering false, the thread going on meanwhile", async () => {
+    const { db, reader, walBytes } = await heldLog("fold-gives-up.db");
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    const started = Date.now();
+    expect(await foldWal(db, 200)).toBe(false);
+    clearInterval(ticking);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(195);
+    expect(ticks).toBeGreaterThan(10);
+    expect(walBytes()).toBeGreaterThan(0);
+    reader.exec("COMMIT");
+    reader.close();
+    db.$client.close();
   });
 });

@@ -10,8 +10,6 @@
  * a transaction (VACUUM, journal_mode) go through as they are; they free nothing.
  */
 import type { Client, InStatement, ResultSet, TransactionMode } from "@libsql/client";
-import type { Conn, Db } from "./client";
-import { takeTurn } from "./write-queue";
 
 export const SECURE_DELETE_ON = "PRAGMA secure_delete = ON";
 
@@ -24,36 +22,8 @@ function writes(statement: InStatement): boolean {
   return WRITE.test(text) || WITH_WRITE.test(text);
 }
 
-// The file behind each client, for the checkpoint below; on globalThis, like the transaction queues.
-const files = ((globalThis as { mnemoSecureDeleteFiles?: WeakMap<Client, string> }).mnemoSecureDeleteFiles ??= new WeakMap());
-
-/**
- * After an erasure or a permanent delete: folds the WAL into the file and empties it,
- * so the pages as they were before the delete are not left in the WAL file until it
- * wraps round. Takes this thread's write turn first (a checkpoint waits for writers,
- * and the kept writer runs on this same thread). Best effort: false when another
- * connection kept it busy (another process, or the agent thread's:
- * lib/api/agent-thread.ts) or `db` is not a local file's own connection (a remote
- * database, a transaction) — the frames are then overwritten as the WAL is reused.
- */
-export async function foldWal(db: Conn): Promise<boolean> {
-  const client = (db as Partial<Db>).$client;
-  const file = client && files.get(client);
-  if (!client || !file) return false;
-  const release = await takeTurn(file);
-  try {
-    const result = await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-    return Number(result.rows[0]?.[0] ?? 1) === 0;
-  } catch {
-    return false;
-  } finally {
-    release();
-  }
-}
-
 /** Makes every write through `client` run on a connection with secure_delete on. */
-export function zeroFreedPages(client: Client, file: string): void {
-  files.set(client, file);
+export function zeroFreedPages(client: Client): void {
   const execute = client.execute.bind(client) as (statement: InStatement) => Promise<ResultSet>;
   const batch = client.batch.bind(client);
   const migrate = client.migrate.bind(client);

@@ -33,6 +33,7 @@ export type WriteOptions = { fsync?: boolean };
 type Writer = {
   write: <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) => Promise<T>;
   kept: KeptStatements;
+  file: string;
 };
 // On globalThis, like the transaction queues: the bundler may make several copies of this module.
 const writers = ((globalThis as { mnemoKeptWriters?: WeakMap<Client, Writer> }).mnemoKeptWriters ??= new WeakMap());
@@ -81,6 +82,38 @@ export function setCheckpointPages(db: Conn, pages: number): void {
 /** Between two asks for a write lock another connection holds: its holders' transactions take a few ms. */
 const LOCK_RETRY_MS = 1;
 const retryPause = () => new Promise<void>((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+/** Between two tries to fold the WAL: a reader's snapshot is let go between two of its statements, so tries grow apart to this. */
+const FOLD_RETRY_MAX_MS = 50;
+
+/**
+ * After an erasure or a permanent delete (issue #16): copies the WAL back into the file
+ * and empties it, so the pages as they were before the delete are not left in the WAL
+ * file until it wraps round. On the kept write connection, in this thread's write turn
+ * (a checkpoint waits for writers). While another connection holds the log — a reader
+ * on an older snapshot (the agent thread's: lib/api/agent-thread.ts, another process's)
+ * or a writer — it asks again from the event loop, a turn at a time, until `timeoutMs`:
+ * SQLite's own busy handler would sleep the thread, and every request it serves, for
+ * as long. Best effort: false when it could not, or `db` has no kept writer (a remote
+ * database, a transaction) — the frames are then overwritten as the WAL is reused.
+ */
+export async function foldWal(db: Conn, timeoutMs = BUSY_TIMEOUT_MS): Promise<boolean> {
+  const client = (db as Partial<Db>).$client;
+  const writer = client && writers.get(client);
+  if (!writer) return false;
+  const giveUpAt = Date.now() + timeoutMs;
+  for (let pause = LOCK_RETRY_MS; ; pause = Math.min(pause * 2, FOLD_RETRY_MAX_MS)) {
+    const release = await takeTurn(writer.file);
+    try {
+      if (writer.kept.truncateWalNow()) return true;
+    } catch {
+      return false;
+    } finally {
+      release();
+    }
+    if (Date.now() >= giveUpAt) return false;
+    await new Promise<void>((resolve) => setTimeout(resolve, pause));
+  }
+}
 
 /** For a file: the write connection behind writeTransaction, closed with the client. */
 export function keepWriter(client: Client, file: string): void {
@@ -163,6 +196,7 @@ export function keepWriter(client: Client, file: string): void {
   };
   writers.set(client, {
     kept,
+    file,
     write: <T>(work: (writes: Writes) => Promise<T>, options: WriteOptions) =>
       new Promise<T>((resolve, reject) => {
         waiting.push({ work, fsync: options.fsync !== false, resolve: resolve as (value: unknown) => void, reject });

@@ -5,8 +5,7 @@
  * records its event in the same transaction. Zero rows changed means "no such
  * fact" — the same answer for a missing fact and one the actor may not change.
  */
-import { writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
-import { foldWal } from "@/db/secure-delete";
+import { foldWal, writeTransaction, type Conn, type SqlPart, type Writes } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { newId, nowIso } from "@/lib/ids";
 import { derivedColumns, sameTermsBack } from "./derived-columns";

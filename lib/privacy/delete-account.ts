@@ -16,8 +16,7 @@
  *     deleted:        { plan }
  *     not_found
  */
-import { writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
-import { foldWal } from "@/db/secure-delete";
+import { foldWal, writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
 import { handleOf } from "@/lib/person-name";
 import { derivedColumns, sameTermsBack } from "@/lib/memory/derived-columns";
 import { erasePersonFactsIn } from "./erase-person-facts";

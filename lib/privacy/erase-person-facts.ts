@@ -14,8 +14,7 @@
  *   personFactCounts(db, workspaceId) → Map<userId, number>   (the People page: every member's count)
  *   erasePersonFactsIn(writes, userId, workspaceId | null, by) → AgentErasure[]   (inside a caller's transaction)
  */
-import { readAll, readOne, writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
-import { foldWal } from "@/db/secure-delete";
+import { foldWal, readAll, readOne, writeTransaction, type Conn, type SqlArg, type Writes } from "@/db/client";
 import type { AuditActor } from "@/lib/admin/audit";
 import { displayNameSql } from "@/lib/person-name";
 import type { AgentErasure } from "./types";
