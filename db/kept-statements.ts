@@ -6,6 +6,7 @@
  */
 import Database from "libsql";
 import type { SqlArg } from "./plain-sql";
+import { busyRefusal } from "./lock-wait";
 import { SECURE_DELETE_ON } from "./secure-delete";
 
 /** How long a writer waits for another writer's lock before giving up (ms). */
@@ -40,11 +41,11 @@ export type KeptStatements = {
    */
   beginImmediateNow(): void;
   /**
-   * Copies the WAL back into the file and empties it (a TRUNCATE checkpoint): true if
-   * done; false at once, without waiting, while another connection's reader or writer
-   * still holds the log (db/lock-wait.ts says why never to wait in SQLite's handler).
+   * Copies the WAL back into the file and empties it (a TRUNCATE checkpoint), failing
+   * at once with SQLITE_BUSY, as beginImmediateNow does, while another connection's
+   * reader or writer still holds the log.
    */
-  truncateWalNow(): boolean;
+  truncateWalNow(): void;
   /** Whether a transaction is open on this connection. */
   inTransaction(): boolean;
   /** How many pages the WAL may gather before this connection's COMMIT checkpoints it (a write connection's). */
@@ -134,8 +135,11 @@ export function keptStatements(file: string, use: "read" | "write"): KeptStateme
       statement(text).run(positional(args));
     },
     beginImmediateNow: () => withoutWaiting(() => statement("BEGIN IMMEDIATE").run()),
-    // SQLite answers a checkpoint the log's holders kept from finishing with busy = 1, not an error.
-    truncateWalNow: () => withoutWaiting(() => (one("PRAGMA wal_checkpoint(TRUNCATE)") as { busy: number }).busy === 0),
+    truncateWalNow: () =>
+      withoutWaiting(() => {
+        // SQLite answers a checkpoint the log's holders kept from finishing with busy = 1, not an error.
+        if ((one("PRAGMA wal_checkpoint(TRUNCATE)") as { busy: number }).busy !== 0) throw busyRefusal("the WAL is held by another connection");
+      }),
     inTransaction: () => database?.inTransaction ?? false,
     checkpointAt: (pages) => {
       checkpointPages = Math.trunc(pages);

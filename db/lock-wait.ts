@@ -15,15 +15,21 @@ export function isBusy(error: unknown): boolean {
   return rawCode === 5 || (code === "SQLITE_BUSY" && rawCode === undefined);
 }
 
+/** A refusal SQLite answers with a result rather than an error (a checkpoint's busy = 1), as the error isBusy knows. */
+export function busyRefusal(message: string): Error {
+  return Object.assign(new Error(message), { code: "SQLITE_BUSY", rawCode: 5 });
+}
+
 /**
  * Runs `attempt` until it does not fail with SQLITE_BUSY, awaiting `pause()` between
  * tries; after `timeoutMs` the last refusal is thrown, as a busy timeout's would be.
+ * An attempt may itself wait (for this thread's write turn, say) before it asks.
  */
-export async function retryWhileBusy<T>(attempt: () => T, timeoutMs: number, pause: () => Promise<void>): Promise<T> {
+export async function retryWhileBusy<T>(attempt: () => T | Promise<T>, timeoutMs: number, pause: () => Promise<void>): Promise<T> {
   const giveUpAt = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return attempt();
+      return await attempt();
     } catch (error) {
       if (!isBusy(error) || Date.now() >= giveUpAt) throw error;
     }

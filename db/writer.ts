@@ -100,18 +100,26 @@ export async function foldWal(db: Conn, timeoutMs = BUSY_TIMEOUT_MS): Promise<bo
   const client = (db as Partial<Db>).$client;
   const writer = client && writers.get(client);
   if (!writer) return false;
-  const giveUpAt = Date.now() + timeoutMs;
-  for (let pause = LOCK_RETRY_MS; ; pause = Math.min(pause * 2, FOLD_RETRY_MAX_MS)) {
+  let pause = LOCK_RETRY_MS;
+  const growingPause = () => {
+    const wait = pause;
+    pause = Math.min(pause * 2, FOLD_RETRY_MAX_MS);
+    return new Promise<void>((resolve) => setTimeout(resolve, wait));
+  };
+  // The turn is let go between tries, so this thread's own writes go on while the fold waits.
+  const fold = async () => {
     const release = await takeTurn(writer.file);
     try {
-      if (writer.kept.truncateWalNow()) return true;
-    } catch {
-      return false;
+      writer.kept.truncateWalNow();
     } finally {
       release();
     }
-    if (Date.now() >= giveUpAt) return false;
-    await new Promise<void>((resolve) => setTimeout(resolve, pause));
+  };
+  try {
+    await retryWhileBusy(fold, timeoutMs, growingPause);
+    return true;
+  } catch {
+    return false;
   }
 }
 
