@@ -30,6 +30,25 @@ export function measureCpuOf(pid: () => number): void {
 
 type Req = autocannon.Request;
 
+/**
+ * Waits until the server has been nearly idle (under a tenth of a core) for 100 ms, up to `most` ms, and says how
+ * long that took: a remember slice leaves the WAL's checkpoint and collections running after its last answer, and
+ * the slice after it should not pay for them.
+ */
+export async function settle(most = 3_000): Promise<number> {
+  const pid = serverPid?.();
+  if (!pid) return 0;
+  const start = performance.now();
+  let before = cpuMs(pid);
+  while (performance.now() - start < most) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = cpuMs(pid);
+    if (now - before < 10) break;
+    before = now;
+  }
+  return Math.round(performance.now() - start);
+}
+
 async function fire(url: string, connections: number, seconds: number, options: Partial<autocannon.Options>): Promise<LoadResult> {
   const pid = serverPid?.();
   const cpuBefore = pid ? cpuMs(pid) : 0;
