@@ -31,18 +31,20 @@ export function measureCpuOf(pid: () => number): void {
 type Req = autocannon.Request;
 
 /**
- * Waits until the server has been nearly idle (under a tenth of a core) for 100 ms, up to `most` ms, and says how
- * long that took: a remember slice leaves the WAL's checkpoint and collections running after its last answer, and
- * the slice after it should not pay for them.
+ * Waits until the server (and `others`, such as the libSQL stand-in) has been nearly idle (under a tenth of a core)
+ * for 100 ms, up to `most` ms, and says how long that took: a remember slice leaves the WAL's checkpoint and
+ * collections running after its last answer, and the slice after it should not pay for them.
  */
-export async function settle(most = 3_000): Promise<number> {
-  const pid = serverPid?.();
-  if (!pid) return 0;
+export async function settle(others: readonly number[] = [], most = 3_000): Promise<number> {
+  const server = serverPid?.();
+  const pids = [...(server ? [server] : []), ...others];
+  if (!pids.length) return 0;
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const start = performance.now();
-  let before = cpuMs(pid);
+  let before = cpu();
   while (performance.now() - start < most) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = cpuMs(pid);
+    const now = cpu();
     if (now - before < 10) break;
     before = now;
   }

@@ -3,14 +3,15 @@
  * the database behind the libSQL stand-in (bench/hrana-stand-in.ts) in a process of
  * its own on loopback, so the cost of the network hop — every query a Hrana round
  * trip — shows beside the embedded numbers of the same data. The floor, recall
- * (without and with a question) and remember, in alternating slices as for the file.
+ * (without and with a question) and remember, in alternating slices as for the file:
+ * the last two at c16 only, remember followed by a pause until the server settles.
  *
  * The stand-in is JavaScript over the same libSQL file, not sqld: its own CPU per
  * request is reported apart, and it shares the machine's cores with the app server.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { combine, health, measureCpuOf, recall, recallWithQuestions, remember, type LoadResult, QuestionLoad, recallRequests } from "./load";
+import { combine, health, measureCpuOf, recall, recallWithQuestions, remember, settle, type LoadResult, QuestionLoad, recallRequests } from "./load";
 import type { BenchData } from "./generate";
 import { cpuMs, rssMb, startServer } from "./server";
 
@@ -86,6 +87,7 @@ export async function measureRemote(options: {
       await recallWithQuestions(server.url, questions, 16, 2);
       await remember(server.url, data.rememberers, 16, 2, `${runId}-remote-warm`);
       const load: RemoteResult["load"] = [];
+      const m: RemoteLoad[] = [];
       for (const c of [1, 16]) {
         const h: RemoteLoad[] = [];
         const r: RemoteLoad[] = [];
@@ -93,12 +95,14 @@ export async function measureRemote(options: {
         for (let round = 0; round < rounds; round++) {
           h.push(await withStandInCpu(standIn.pid, () => health(server.url, c, slice)));
           r.push(await withStandInCpu(standIn.pid, () => recall(server.url, requests, c, slice)));
-          if (c === 16) q.push(await withStandInCpu(standIn.pid, () => recallWithQuestions(server.url, questions, c, slice)));
+          if (c !== 16) continue;
+          q.push(await withStandInCpu(standIn.pid, () => recallWithQuestions(server.url, questions, c, slice)));
+          m.push(await withStandInCpu(standIn.pid, () => remember(server.url, data.rememberers, c, slice, `${runId}-remote-${round}`)));
+          await settle([standIn.pid]);
         }
         load.push({ concurrency: c, health: combineRemote(h), recall: combineRemote(r), ...(q.length ? { recallQ: combineRemote(q) } : {}) });
       }
-      const rem = await withStandInCpu(standIn.pid, () => remember(server.url, data.rememberers, 16, seconds, `${runId}-remote`));
-      return { load, remember: rem, standInRssMb: rssMb(standIn.pid) };
+      return { load, remember: combineRemote(m), standInRssMb: rssMb(standIn.pid) };
     } finally {
       await server.stop();
     }
