@@ -127,9 +127,9 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     for (const c of CONCURRENCY) {
       console.log(`[${size}] health and recall at concurrency ${c}${c === 16 ? ", and remember" : ""}…`);
       // Remember's goals compare it with recall at c16, so it takes its slices in the same rounds (alternate).
-      const measured = await alternate(server.url, requests, c, questions, c === 16 ? { rememberers: data.rememberers, run: `${runId}-${size}` } : undefined);
-      rem = measured.remember ?? rem;
-      load.push({ concurrency: c, health: measured.health, recall: measured.recall, ...(measured.recallQ ? { recallQ: measured.recallQ } : {}) });
+      const { remember: remembered, ...loads } = await alternate(server.url, requests, c, questions, c === 16 ? { rememberers: data.rememberers, run: `${runId}-${size}` } : undefined);
+      rem = remembered ?? rem;
+      load.push({ concurrency: c, ...loads });
       mark(`c${c}`);
     }
     console.log(`[${size}] Memory page…`);
