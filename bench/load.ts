@@ -19,25 +19,32 @@ export type LoadResult = {
   non2xx: number;
   /** The server's CPU time (user + system) per request, in µs: what a request costs, whoever else uses the machine. */
   cpuUsPerRequest: number;
+  /** The same for the libSQL stand-in, when the server's database is behind one (bench/remote.ts). */
+  standInCpuUsPerRequest?: number;
 };
 
 let serverPid: (() => number) | null = null;
+let standInPid: number | null = null;
 
-/** The process whose CPU time each load reports. */
-export function measureCpuOf(pid: () => number): void {
+/** The process whose CPU time each load reports, and the libSQL stand-in's beside it when there is one. */
+export function measureCpuOf(pid: () => number, standIn: number | null = null): void {
   serverPid = pid;
+  standInPid = standIn;
 }
+
+/** CPU time in µs per request of `pid` since `before` (ms), for a load of `requests`. */
+const perRequest = (pid: number, before: number, requests: number) => Math.round(((cpuMs(pid) - before) * 1000) / Math.max(1, requests));
 
 type Req = autocannon.Request;
 
 /**
- * Waits until the server (and `others`, such as the libSQL stand-in) has been nearly idle (under a tenth of a core)
+ * Waits until the server (and the libSQL stand-in, if any) has been nearly idle (under a tenth of a core)
  * for 100 ms, up to `most` ms, and says how long that took: a remember slice leaves the WAL's checkpoint and
  * collections running after its last answer, and the slice after it should not pay for them.
  */
-export async function settle(others: readonly number[] = [], most = 3_000): Promise<number> {
+async function settle(most = 3_000): Promise<number> {
   const server = serverPid?.();
-  const pids = [...(server ? [server] : []), ...others];
+  const pids = [...(server ? [server] : []), ...(standInPid ? [standInPid] : [])];
   if (!pids.length) return 0;
   const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const start = performance.now();
@@ -54,6 +61,8 @@ export async function settle(others: readonly number[] = [], most = 3_000): Prom
 async function fire(url: string, connections: number, seconds: number, options: Partial<autocannon.Options>): Promise<LoadResult> {
   const pid = serverPid?.();
   const cpuBefore = pid ? cpuMs(pid) : 0;
+  const standIn = standInPid;
+  const standInBefore = standIn ? cpuMs(standIn) : 0;
   let load!: autocannon.Instance;
   const done = new Promise<autocannon.Result>((resolve, reject) => {
     load = autocannon({ url, connections, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
@@ -68,17 +77,18 @@ async function fire(url: string, connections: number, seconds: number, options: 
     else connected.add(client);
   });
   const result = await done;
-  const cpu = pid ? cpuMs(pid) - cpuBefore : NaN;
+  const requests = result.requests.total;
   latencies.sort((a, b) => a - b);
   return {
     connections,
-    requests: result.requests.total,
+    requests,
     rps: Math.round(result.requests.average),
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuUsPerRequest: Math.round((cpu * 1000) / Math.max(1, result.requests.total)),
+    cpuUsPerRequest: pid ? perRequest(pid, cpuBefore, requests) : NaN,
+    ...(standIn ? { standInCpuUsPerRequest: perRequest(standIn, standInBefore, requests) } : {}),
   };
 }
 
@@ -92,6 +102,8 @@ function percentile(latencies: readonly number[], share: number): number {
 /** Slices of one load as one result: their total rate, and the median of their percentiles. */
 export function combine(slices: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
+  const perRequestOf = (pick: (r: LoadResult) => number) => Math.round(sum((r) => pick(r) * r.requests) / Math.max(1, sum((r) => r.requests)));
+  const standIn = slices.every((r) => r.standInCpuUsPerRequest !== undefined);
   return {
     connections: slices[0].connections,
     requests: sum((r) => r.requests),
@@ -100,7 +112,8 @@ export function combine(slices: LoadResult[]): LoadResult {
     p99: median(slices.map((r) => r.p99)),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
-    cpuUsPerRequest: Math.round(sum((r) => r.cpuUsPerRequest * r.requests) / Math.max(1, sum((r) => r.requests))),
+    cpuUsPerRequest: perRequestOf((r) => r.cpuUsPerRequest),
+    ...(standIn ? { standInCpuUsPerRequest: perRequestOf((r) => r.standInCpuUsPerRequest!) } : {}),
   };
 }
 
@@ -249,4 +262,50 @@ export function remember(url: string, rememberers: { agent: BenchAgent; places: 
       },
     ],
   });
+}
+
+/** The loads `alternate` takes turns with, and what it answers with: each load's slices combined. */
+export type Rounds = { health: LoadResult; recall: LoadResult; recallQ?: LoadResult; remember?: LoadResult };
+
+/**
+ * The floor and recall (with `questions`, recall with q; with `remembers`, remember) at `connections`, in
+ * `rounds` alternating slices of `slice` seconds, so other work on the machine weighs on each alike. After each
+ * remember slice the server (and the stand-in) settle first. Remember took one load of its own after all the
+ * others until the twenty-sixth session: drift of the shared machine between the two then moved its ratio to
+ * recall from 37 % to 82 % across runs of the same code (BENCHMARKS.md).
+ */
+export async function alternate(
+  url: string,
+  options: {
+    requests: Req[];
+    connections: number;
+    rounds: number;
+    slice: number;
+    questions?: QuestionLoad;
+    /** Each slice its own texts (`run` and the round), so no remember refreshes an earlier one's fact. */
+    remembers?: { rememberers: { agent: BenchAgent; places: Place[] }[]; run: string };
+  },
+): Promise<Rounds> {
+  const { requests, connections: c, rounds, slice, questions, remembers } = options;
+  const h: LoadResult[] = [];
+  const r: LoadResult[] = [];
+  const q: LoadResult[] = [];
+  const m: LoadResult[] = [];
+  const settled: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    h.push(await health(url, c, slice));
+    r.push(await recall(url, requests, c, slice));
+    if (questions) q.push(await recallWithQuestions(url, questions, c, slice));
+    if (remembers) {
+      m.push(await remember(url, remembers.rememberers, c, slice, `${remembers.run}-${round}`));
+      settled.push(await settle());
+    }
+  }
+  if (settled.length) console.log(`  after each remember slice the server settled in ${settled.join(", ")} ms`);
+  return {
+    health: combine(h),
+    recall: combine(r),
+    ...(questions ? { recallQ: combine(q) } : {}),
+    ...(remembers ? { remember: combine(m) } : {}),
+  };
 }

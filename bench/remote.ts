@@ -11,17 +11,14 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { combine, health, measureCpuOf, recall, recallWithQuestions, remember, settle, type LoadResult, QuestionLoad, recallRequests } from "./load";
+import { alternate, health, measureCpuOf, recall, recallWithQuestions, remember, type LoadResult, QuestionLoad, recallRequests } from "./load";
 import type { BenchData } from "./generate";
-import { cpuMs, rssMb, startServer } from "./server";
-
-/** A load through the stand-in, with the stand-in's own CPU time per request beside the app server's. */
-export type RemoteLoad = LoadResult & { standInCpuUsPerRequest: number };
+import { rssMb, startServer } from "./server";
 
 export type RemoteResult = {
-  /** Per concurrency: the floor (no query), recall, and recall with q at c16 only. */
-  load: { concurrency: number; health: RemoteLoad; recall: RemoteLoad; recallQ?: RemoteLoad }[];
-  remember: RemoteLoad;
+  /** Per concurrency: the floor (no query), recall, and recall with q at c16 only; each with the stand-in's CPU a request. */
+  load: { concurrency: number; health: LoadResult; recall: LoadResult; recallQ?: LoadResult }[];
+  remember: LoadResult;
   /** The stand-in's RSS at the end (MB). */
   standInRssMb: number;
 };
@@ -47,19 +44,6 @@ async function startStandIn(file: string): Promise<StandIn> {
   };
 }
 
-/** Runs `load`, adding the stand-in's CPU time per request it answered for. */
-async function withStandInCpu(pid: number, load: () => Promise<LoadResult>): Promise<RemoteLoad> {
-  const before = cpuMs(pid);
-  const result = await load();
-  return { ...result, standInCpuUsPerRequest: Math.round(((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests)) };
-}
-
-function combineRemote(slices: RemoteLoad[]): RemoteLoad {
-  const requests = slices.reduce((n, r) => n + r.requests, 0);
-  const standIn = slices.reduce((n, r) => n + r.standInCpuUsPerRequest * r.requests, 0);
-  return { ...combine(slices), standInCpuUsPerRequest: Math.round(standIn / Math.max(1, requests)) };
-}
-
 /**
  * Measures the remote row on `file` (a fresh, migrated copy of the size's data: the
  * stand-in serves it in place). `port` is the app server's.
@@ -77,32 +61,25 @@ export async function measureRemote(options: {
   try {
     const server = await startServer({ dbUrl: standIn.url, port, rateLimit: 1_000_000 });
     try {
-      measureCpuOf(server.pid);
+      // Each load counts the stand-in's CPU too, and a remember slice waits for both to settle.
+      measureCpuOf(server.pid, standIn.pid);
       const requests = recallRequests(data.recallers);
       const questions = new QuestionLoad(data.recallers);
-      const slice = seconds / rounds;
       // Warm-up: each load once, so the server's kept answers and the stand-in's pool are at their working size.
       await health(server.url, 16, 2);
       await recall(server.url, requests, 16, 2);
       await recallWithQuestions(server.url, questions, 16, 2);
       await remember(server.url, data.rememberers, 16, 2, `${runId}-remote-warm`);
-      const load: RemoteResult["load"] = [];
-      const m: RemoteLoad[] = [];
-      for (const c of [1, 16]) {
-        const h: RemoteLoad[] = [];
-        const r: RemoteLoad[] = [];
-        const q: RemoteLoad[] = [];
-        for (let round = 0; round < rounds; round++) {
-          h.push(await withStandInCpu(standIn.pid, () => health(server.url, c, slice)));
-          r.push(await withStandInCpu(standIn.pid, () => recall(server.url, requests, c, slice)));
-          if (c !== 16) continue;
-          q.push(await withStandInCpu(standIn.pid, () => recallWithQuestions(server.url, questions, c, slice)));
-          m.push(await withStandInCpu(standIn.pid, () => remember(server.url, data.rememberers, c, slice, `${runId}-remote-${round}`)));
-          await settle([standIn.pid]);
-        }
-        load.push({ concurrency: c, health: combineRemote(h), recall: combineRemote(r), ...(q.length ? { recallQ: combineRemote(q) } : {}) });
-      }
-      return { load, remember: combineRemote(m), standInRssMb: rssMb(standIn.pid) };
+      const slices = { requests, rounds, slice: seconds / rounds };
+      const c1 = await alternate(server.url, { ...slices, connections: 1 });
+      const { remember: remembered, ...c16 } = await alternate(server.url, {
+        ...slices,
+        connections: 16,
+        questions,
+        remembers: { rememberers: data.rememberers, run: `${runId}-remote` },
+      });
+      const load = [{ concurrency: 1, ...c1 }, { concurrency: 16, ...c16 }];
+      return { load, remember: remembered!, standInRssMb: rssMb(standIn.pid) };
     } finally {
       await server.stop();
     }

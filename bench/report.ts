@@ -95,11 +95,11 @@ export function printRun(run: Run): void {
         for (const [name, remote, file] of [["health (floor)", l.health, embedded?.health], ["recall", l.recall, embedded?.recall], ["recall with q", l.recallQ, embedded?.recallQ]] as const) {
           if (!remote) continue;
           if (file) row(name, "file", file, "–");
-          row(name, "stand-in", remote, String(remote.standInCpuUsPerRequest));
+          row(name, "stand-in", remote, String(remote.standInCpuUsPerRequest ?? "–"));
         }
       }
       row("remember", "file", s.remember, "–");
-      row("remember", "stand-in", s.remote.remember, String(s.remote.remember.standInCpuUsPerRequest));
+      row("remember", "stand-in", s.remote.remember, String(s.remote.remember.standInCpuUsPerRequest ?? "–"));
     }
   }
   lines.push("", "| facts | in-process recall µs | bare statement µs | Memory page 2,000 / 20 ms | RSS warm → after MB | RSS after each phase, MB |", "|---:|---:|---:|---:|---:|---|");
@@ -120,7 +120,7 @@ export function printRun(run: Run): void {
         "",
         `Live streams (${s.facts.toLocaleString("en-US")}): recall with ${st.streams} streams open / without, per round: req/s ${st.ratios.map((r) => r.toFixed(2)).join(", ")} (median ${st.ratio.toFixed(2)}); ` +
           `by server CPU per request ${st.cpuRatios.map((r) => r.toFixed(2)).join(", ")} (median ${st.cpuRatio.toFixed(2)}). ` +
-          `${st.changes} changes made; each stream heard at least ${st.events.min} "changed" events per slice (${st.events.mean} on average).`,
+          `${st.changes} changes made; each stream heard at least ${st.events.min} "changed" event${st.events.min === 1 ? "" : "s"} per slice (${st.events.mean} on average).`,
       );
     }
   }

@@ -15,7 +15,7 @@ import path from "node:path";
 import { generate, type BenchData } from "./generate";
 import { measureInProcess, type InProcessResult } from "./in-process";
 import {
-  checkQuestions, combine, health, measureCpuOf, QuestionLoad, recall, recallRequests, recallWithQuestions, remember, settle,
+  alternate, checkQuestions, health, measureCpuOf, QuestionLoad, recall, recallRequests, recallWithQuestions, remember,
   type LoadResult, type QuestionCheck,
 } from "./load";
 import { measurePage, type PageResult } from "./page";
@@ -126,8 +126,9 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     let rem: LoadResult | undefined;
     for (const c of CONCURRENCY) {
       console.log(`[${size}] health and recall at concurrency ${c}${c === 16 ? ", and remember" : ""}…`);
-      // Remember's goals compare it with recall at c16, so it takes its slices in the same rounds (alternate).
-      const { remember: remembered, ...loads } = await alternate(server.url, requests, c, questions, c === 16 ? { rememberers: data.rememberers, run: `${runId}-${size}` } : undefined);
+      // Remember's goals compare it with recall at c16, so it takes its slices in the same rounds.
+      const remembers = c === 16 ? { rememberers: data.rememberers, run: `${runId}-${size}` } : undefined;
+      const { remember: remembered, ...loads } = await alternate(server.url, { requests, connections: c, rounds: ROUNDS, slice: seconds / ROUNDS, questions, remembers });
       rem = remembered ?? rem;
       load.push({ concurrency: c, ...loads });
       mark(`c${c}`);
@@ -157,43 +158,6 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
   }
 }
 
-/**
- * The floor and recall (with `questions`, recall with q; with `remembers`, remember) at concurrency `c`, in
- * alternating slices, so other work on the machine weighs on each alike. Remember took one load of its own after
- * all the others until the twenty-sixth session: drift of the shared machine between the two then moved its ratio
- * to recall from 37 % to 82 % across runs of the same code (BENCHMARKS.md).
- */
-async function alternate(
-  url: string,
-  requests: ReturnType<typeof recallRequests>,
-  c: number,
-  questions?: QuestionLoad,
-  remembers?: { rememberers: BenchData["rememberers"]; run: string },
-) {
-  const h: LoadResult[] = [];
-  const r: LoadResult[] = [];
-  const q: LoadResult[] = [];
-  const m: LoadResult[] = [];
-  const settled: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    h.push(await health(url, c, seconds / ROUNDS));
-    r.push(await recall(url, requests, c, seconds / ROUNDS));
-    if (questions) q.push(await recallWithQuestions(url, questions, c, seconds / ROUNDS));
-    // Each slice its own texts (the run id and round), so no remember refreshes an earlier one's fact.
-    if (remembers) {
-      m.push(await remember(url, remembers.rememberers, c, seconds / ROUNDS, `${remembers.run}-${round}`));
-      settled.push(await settle());
-    }
-  }
-  if (settled.length) console.log(`  after each remember slice the server settled in ${settled.join(", ")} ms`);
-  return {
-    health: combine(h),
-    recall: combine(r),
-    ...(questions ? { recallQ: combine(q) } : {}),
-    ...(remembers ? { remember: combine(m) } : {}),
-  };
-}
-
 /** The same recall load on a server started with MNEMO_RECALL_CACHE_MB=0, beside its own floor. */
 async function measureNothingKept(size: number, url: string, port: number, requests: ReturnType<typeof recallRequests>) {
   console.log(`[${size}] recall with nothing kept…`);
@@ -201,7 +165,7 @@ async function measureNothingKept(size: number, url: string, port: number, reque
   try {
     measureCpuOf(server.pid);
     await recall(server.url, requests, 16, 2);
-    return await alternate(server.url, requests, 16);
+    return await alternate(server.url, { requests, connections: 16, rounds: ROUNDS, slice: seconds / ROUNDS });
   } finally {
     await server.stop();
   }

@@ -12,6 +12,7 @@
  * simulated: that is the Memory page's cost, measured on its own.
  */
 import http from "node:http";
+import { LIVE_INTERVAL_MS } from "@/lib/live/memory-watcher";
 import type { BenchData } from "./generate";
 import { combine, recall, type LoadResult } from "./load";
 import { median } from "./median";
@@ -19,6 +20,11 @@ import { signIn } from "./page";
 
 export const STREAMS = 200;
 const CHANGE_EVERY_MS = 500;
+/**
+ * The shortest slice, in seconds: a stream hears of changes only at the watcher's tick (once a second), and a
+ * busy server's timer runs late, so a one-second slice (`--seconds=3`) could see no tick and fail the run.
+ */
+const MIN_SLICE_SECONDS = (2 * LIVE_INTERVAL_MS) / 1000;
 
 export type StreamsResult = {
   streams: number;
@@ -121,6 +127,7 @@ export async function measureStreams(
   rounds: number,
   run: string,
 ): Promise<StreamsResult> {
+  const slice = Math.max(sliceSeconds, MIN_SLICE_SECONDS);
   const cookie = await signIn(url, data.page.email, data.page.password);
   // The streams follow the agent that the changes go to.
   const live = new URL(`${url}/w/${data.page.workspaceId}/agents/${data.rememberers[0].agent.handle}/memory/live`);
@@ -134,7 +141,7 @@ export async function measureStreams(
       const open = await openStreams(live, cookie, STREAMS);
       try {
         const before = open.map((stream) => stream.events());
-        withStreams.push(await recall(url, requests, 16, sliceSeconds));
+        withStreams.push(await recall(url, requests, 16, slice));
         const heard = open.map((stream, i) => stream.events() - before[i]);
         if (open.some((stream) => stream.closedEarly())) throw new Error("a live stream closed during the slice");
         if (Math.min(...heard) === 0) throw new Error("a live stream heard no change during the slice");
@@ -146,7 +153,7 @@ export async function measureStreams(
     // Which goes first alternates too: a slice right after another phase, or after opening 200 streams, runs on a differently warm server.
     for (let round = 0; round < rounds; round++) {
       if (round % 2) await measureWith();
-      without.push(await recall(url, requests, 16, sliceSeconds));
+      without.push(await recall(url, requests, 16, slice));
       if (!(round % 2)) await measureWith();
     }
   } finally {
