@@ -270,7 +270,7 @@ export type Rounds = { health: LoadResult; recall: LoadResult; recallQ?: LoadRes
 /**
  * The floor and recall (with `questions`, recall with q; with `remembers`, remember) at `connections`, in
  * `rounds` alternating slices of `slice` seconds, so other work on the machine weighs on each alike. After each
- * remember slice the server (and the stand-in) settle first. Remember took one load of its own after all the
+ * remember slice it waits for the server (and the stand-in) to settle. Remember took one load of its own after all the
  * others until the twenty-sixth session: drift of the shared machine between the two then moved its ratio to
  * recall from 37 % to 82 % across runs of the same code (BENCHMARKS.md).
  */
