@@ -5,9 +5,10 @@
  * recall in-process against a bare prepared statement, then start the production
  * server and measure, side by side on the same server: recall without and with a
  * question (`q`, varied per request) and the floor (GET /api/health) at concurrency
- * 1, 16 and 64, with remember in the same slices at 16, the Memory page, and the server's RSS. Then the remote row
- * (bench/remote.ts; `--no-remote` skips it): recall and remember with the same data
- * behind the libSQL stand-in on loopback. Prints a table and writes bench/results/<date>.json.
+ * 1, 16 and 64, with remember in the same slices at 16, the Memory page, and the
+ * server's RSS. Then the remote row (bench/remote.ts; `--no-remote` skips it): recall
+ * and remember with the same data behind the libSQL stand-in on loopback. Prints a
+ * table and writes bench/results/<date>.json.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -37,6 +38,8 @@ const TMP = path.resolve("bench/tmp");
 const CONCURRENCY = [1, 16, 64];
 /** Alternating slices per load: more in a full run, so drift on the shared machine averages out. */
 const ROUNDS = full ? 5 : 3;
+/** The rounds of `alternate`: ROUNDS slices of each load, as long in all as one load's `seconds`. */
+const IN_ROUNDS = { rounds: ROUNDS, slice: seconds / ROUNDS };
 /** Bump when the generator changes, so old data files are not reused. */
 const DATA_VERSION = 4;
 
@@ -113,7 +116,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     };
     mark("start");
     // As long as one measured slice: V8 grows its heap over the first thousands of requests before it levels off.
-    const warmSeconds = Math.max(2, seconds / ROUNDS);
+    const warmSeconds = Math.max(2, IN_ROUNDS.slice);
     for (const c of CONCURRENCY) {
       await health(server.url, c, warmSeconds);
       await recall(server.url, requests, c, warmSeconds);
@@ -128,7 +131,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
       console.log(`[${size}] health and recall at concurrency ${c}${c === 16 ? ", and remember" : ""}…`);
       // Remember's goals compare it with recall at c16, so it takes its slices in the same rounds.
       const remembers = c === 16 ? { rememberers: data.rememberers, run: `${runId}-${size}` } : undefined;
-      const { remember: remembered, ...loads } = await alternate(server.url, { requests, connections: c, rounds: ROUNDS, slice: seconds / ROUNDS, questions, remembers });
+      const { remember: remembered, ...loads } = await alternate(server.url, { ...IN_ROUNDS, requests, connections: c, questions, remembers });
       rem = remembered ?? rem;
       load.push({ concurrency: c, ...loads });
       mark(`c${c}`);
@@ -138,7 +141,7 @@ async function measureSize(size: number, port: number, runId: string): Promise<S
     mark("Memory page");
     console.log(`[${size}] recall with and without 200 open live streams…`);
     // Three times the rounds of the other loads: a ratio per round, and the phase's result is their median.
-    const streams = await measureStreams(server.url, data, requests, seconds / ROUNDS, 3 * ROUNDS, `${runId}-${size}`);
+    const streams = await measureStreams(server.url, data, requests, IN_ROUNDS.slice, 3 * ROUNDS, `${runId}-${size}`);
     const afterMb = mark("live streams");
     await server.stop();
     const recallNothingKept = await measureNothingKept(size, url, port, requests);
@@ -165,7 +168,7 @@ async function measureNothingKept(size: number, url: string, port: number, reque
   try {
     measureCpuOf(server.pid);
     await recall(server.url, requests, 16, 2);
-    return await alternate(server.url, { requests, connections: 16, rounds: ROUNDS, slice: seconds / ROUNDS });
+    return await alternate(server.url, { ...IN_ROUNDS, requests, connections: 16 });
   } finally {
     await server.stop();
   }
