@@ -3,7 +3,8 @@
  * waiting on their invite link become invitations with the same link, and stop
  * being memberships; everything else is untouched. From before the unique index on
  * key names (drizzle/0020, 0021): keys that would break it are made to fit, none
- * that works stops working.
+ * that works stops working. From before recall counts were kept by seq (drizzle/0023):
+ * every count stays with its fact.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { migrate } from "drizzle-orm/libsql/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Db } from "./client";
 import { migrateDatabase, MIGRATIONS_FOLDER } from "./migrate";
+import { seedDemo } from "./seed";
 
 /** The last migration of the first version, before invitations belonged to an email. */
 const FIRST_VERSION_LAST = "0005_recall_version_triggers";
@@ -118,5 +120,37 @@ describe("the key names migration", () => {
     ]);
     await expect(db.$client.execute(key("k8", "scout", "DEPLOY", "2024-04-01T00:00:00.000Z"))).rejects.toThrow(/UNIQUE/);
     await db.$client.execute(key("k9", "scout", "Old", "2024-04-01T00:00:00.000Z", { revoked_at: "2024-04-02T00:00:00.000Z" }));
+  });
+});
+
+describe("the recall counts migration", () => {
+  it("moves each fact's count to its seq, and the counts still go with their fact when it is purged", async () => {
+    const db = await migratedThrough("0022_fact_line_size");
+    await seedDemo(db);
+    const { rows: two } = await db.$client.execute("SELECT id, body FROM facts ORDER BY id LIMIT 2");
+    await db.$client.batch(
+      [
+        { sql: "INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at) VALUES (?, 14, '2026-05-01T12:00:00.000Z')", args: [two[0].id] },
+        { sql: "INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at) VALUES (?, 2, '2026-04-01T08:00:00.000Z')", args: [two[1].id] },
+      ],
+      "write",
+    );
+
+    await migrateDatabase(db);
+
+    const counts = async () =>
+      (
+        await db.$client.execute(
+          "SELECT facts.body, u.recalled_count, u.last_recalled_at FROM fact_usage u JOIN facts ON facts.seq = u.fact_seq ORDER BY facts.id",
+        )
+      ).rows.map((row) => [row.body, row.recalled_count, row.last_recalled_at]);
+    expect(await counts()).toEqual([
+      [two[0].body, 14, "2026-05-01T12:00:00.000Z"],
+      [two[1].body, 2, "2026-04-01T08:00:00.000Z"],
+    ]);
+    expect((await db.$client.execute("PRAGMA foreign_key_check")).rows).toEqual([]);
+    await db.$client.execute({ sql: "DELETE FROM facts WHERE id = ?", args: [two[0].id] });
+    expect(await counts()).toEqual([[two[1].body, 2, "2026-04-01T08:00:00.000Z"]]);
+    expect((await db.$client.execute("SELECT count(*) AS n FROM fact_usage")).rows[0].n).toBe(1);
   });
 });

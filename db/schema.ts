@@ -401,9 +401,11 @@ export const factLookAlikes = sqliteTable(
  * (lib/memory/usage.ts), never once per recall.
  */
 export const factUsage = sqliteTable("fact_usage", {
-  factId: text("fact_id")
+  // By seq, the fact's integer key, not its id: a flush writes tens of thousands of counts, and numbers are cheaper
+  // to count, sort and send than 21-character ids, and the foreign key's check is a rowid lookup (BENCHMARKS.md).
+  factSeq: integer("fact_seq")
     .primaryKey()
-    .references(() => facts.id, { onDelete: "cascade" }),
+    .references(() => facts.seq, { onDelete: "cascade" }),
   recalledCount: integer("recalled_count").notNull().default(0),
   lastRecalledAt: text("last_recalled_at"),
 });

@@ -80,7 +80,7 @@ test("SIGTERM writes the recall counts still in memory before the server exits",
   try {
     const rows = await readAll<{ factId: string; count: number }>(
       db,
-      "SELECT fact_id AS factId, recalled_count AS count FROM fact_usage",
+      "SELECT facts.id AS factId, u.recalled_count AS count FROM fact_usage u JOIN facts ON facts.seq = u.fact_seq",
       [],
     );
     expect(new Map(rows.map((row) => [row.factId, Number(row.count)]))).toEqual(served);

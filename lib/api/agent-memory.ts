@@ -79,8 +79,8 @@ export type RecallForAgentOptions = {
   today?: string;
 };
 
-/** A recall answer as the JSON of RecallOutput, and the ids of its facts (counted as recalled). */
-export type RecallJson = { json: string; factIds: string[] };
+/** A recall answer as the JSON of RecallOutput, and its facts' seqs (what they are counted as recalled under, usage.ts). */
+export type RecallJson = { json: string; factSeqs: number[] };
 
 /**
  * The facts to recall here, ranked by the question when there is one (pinned, then
@@ -111,7 +111,7 @@ export async function recallJsonForAgent(
     `${head.slice(0, -1)},"facts":[${facts.join(",")}],"section":${JSON.stringify(ranked.section)}` +
     `,"ranking":${JSON.stringify(ranked.ranking)},"considered":${ranked.considered}` +
     `,"omitted":${ranked.considered - ranked.facts.length},"tokens":${ranked.tokens}}`;
-  return { json, factIds: ranked.facts.map(({ fact }) => fact.id) };
+  return { json, factSeqs: ranked.facts.map(({ fact }) => fact.seq) };
 }
 
 /** recallJsonForAgent's answer as objects (tests, the quality benchmark). */

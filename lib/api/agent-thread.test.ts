@@ -80,7 +80,7 @@ function startsAgainAfterRest(): void {
 }
 /** Each fact's recall count as written to the database. */
 async function usageCounts(): Promise<Map<string, number>> {
-  const rows = await readAll<{ id: string; n: number }>(getDb(), "SELECT fact_id AS id, recalled_count AS n FROM fact_usage", []);
+  const rows = await readAll<{ id: string; n: number }>(getDb(), "SELECT facts.id AS id, u.recalled_count AS n FROM fact_usage u JOIN facts ON facts.seq = u.fact_seq", []);
   return new Map(rows.map(({ id, n }) => [id, Number(n)]));
 }
 const bodies = (text: string) => (JSON.parse(text) as RecallOutput).facts.map((fact) => fact.body);

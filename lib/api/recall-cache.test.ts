@@ -170,7 +170,7 @@ describe("a change made elsewhere is seen on the next request", () => {
 });
 
 describe("the budget", () => {
-  const answer = (size: number): KeptRecall => ({ answer: new Uint8Array(size) as RecallAnswer, factIds: [] });
+  const answer = (size: number): KeptRecall => ({ answer: new Uint8Array(size) as RecallAnswer, factSeqs: [] });
 
   it("drops the least recently used answers first", () => {
     const entry = 100 + 2 * "a".length + 512; // bytes, as keep() counts them

@@ -47,8 +47,8 @@ export function recallOutputOf(answer: RecallAnswer): RecallOutput {
   return JSON.parse(fromUtf8.decode(answer)) as RecallOutput;
 }
 
-/** An answer, and the ids of the facts in it (so a kept answer is counted as recalled without parsing it). */
-export type KeptRecall = { answer: RecallAnswer; factIds: readonly string[] };
+/** An answer, and its facts' seqs (so a kept answer is counted as recalled without parsing it). */
+export type KeptRecall = { answer: RecallAnswer; factSeqs: readonly number[] };
 
 /** What an entry costs beyond its bytes: the map's slot, the entry and the version string, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -56,7 +56,7 @@ const ENTRY_OVERHEAD_BYTES = 512;
 /** Kept answers by place and question; see versioned-cache.ts. */
 export class RecallCache extends VersionedCache<KeptRecall> {
   keep(key: string, version: string, kept: KeptRecall): void {
-    this.set(key, version, kept, kept.answer.byteLength + key.length * 2 + kept.factIds.length * 64 + ENTRY_OVERHEAD_BYTES);
+    this.set(key, version, kept, kept.answer.byteLength + key.length * 2 + kept.factSeqs.length * 8 + ENTRY_OVERHEAD_BYTES);
   }
 }
 
@@ -73,9 +73,9 @@ function recallCache(db: Conn): RecallCache {
  * and the serving thread no longer pays for them (BENCHMARKS.md).
  */
 export async function freshAnswer(db: Conn, agent: AgentContext, input: RecallInput, today: string): Promise<KeptRecall> {
-  const { json, factIds } = await recallJsonForAgent(db, agent, input, { today });
-  noteRecalled(db, factIds);
-  return { answer: utf8.encode(json), factIds };
+  const { json, factSeqs } = await recallJsonForAgent(db, agent, input, { today });
+  noteRecalled(db, factSeqs);
+  return { answer: utf8.encode(json), factSeqs };
 }
 
 /** What the agent recalls here: the kept answer while nothing it depends on has changed, else a fresh one. */
@@ -99,7 +99,7 @@ export async function recallAnswer(
   const kept = cache.get(key, version);
   if (kept) {
     // Every answer served counts as a recall of its facts: a kept one here, a fresh one where it was made (freshAnswer).
-    noteRecalled(db, kept.factIds);
+    noteRecalled(db, kept.factSeqs);
     return kept.answer;
   }
   const fresh = await freshAnswer(db, agent, input, today);

@@ -71,7 +71,7 @@ describe("served recalls", () => {
     try {
       const rows = await readAll<{ factId: string; count: number }>(
         restarted,
-        "SELECT fact_id AS factId, recalled_count AS count FROM fact_usage",
+        "SELECT facts.id AS factId, u.recalled_count AS count FROM fact_usage u JOIN facts ON facts.seq = u.fact_seq",
         [],
       );
       expect(new Map(rows.map((row) => [row.factId, Number(row.count)]))).toEqual(expected);

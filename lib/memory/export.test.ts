@@ -35,6 +35,12 @@ async function idOf(body: string): Promise<string> {
   return row.id;
 }
 
+/** What the fact's recalls are counted under (lib/memory/usage.ts). */
+async function seqOf(body: string): Promise<number> {
+  const [row] = await t.db.select({ seq: facts.seq }).from(facts).where(eq(facts.body, body));
+  return row.seq;
+}
+
 describe("exportFacts", () => {
   it.each(["olivia", "max", "ana", "gus"])("%s's file holds exactly the live facts visibleTo lets them see", async (userId) => {
     // Ana corrects her own fact (history of two events) and forgets the group DM's fact.
@@ -86,7 +92,7 @@ describe("exportFacts", () => {
   });
 
   it("includes how often each fact was recalled and when last, as the Memory page shows it", async () => {
-    const refunds = await idOf("Refunds over $500 need a manager's approval.");
+    const refunds = await seqOf("Refunds over $500 need a manager's approval.");
     const counter = new UsageCounter(600_000);
     for (let i = 0; i < 3; i++) counter.note(t.db, [refunds], Date.parse("2026-05-01T12:00:00.000Z") + i);
     await counter.flush();

@@ -32,7 +32,7 @@ export async function exportFacts(
   const rows = await readAll<FactColumnsRow & { recalledCount: number; lastRecalledAt: string | null }>(
     db,
     `SELECT ${FACT_COLUMNS}, coalesce(u.recalled_count, 0) AS recalledCount, u.last_recalled_at AS lastRecalledAt
-      FROM facts LEFT JOIN fact_usage u ON u.fact_id = facts.id
+      FROM facts LEFT JOIN fact_usage u ON u.fact_seq = facts.seq
       WHERE ${visibleLive.text}
       ORDER BY facts.pinned DESC, facts.updated_at DESC, facts.id DESC`,
     visibleLive.args,

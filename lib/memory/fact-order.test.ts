@@ -38,10 +38,10 @@ const max = { workspaceId: "acme", id: "max" };
 async function visibleToMax(db: Db, scope?: Scope): Promise<Row[]> {
   const viewer = await viewerFromTables(db, "acme", "max");
   if (!viewer) throw new Error("max is in acme");
-  const counts = new Map((await db.select().from(factUsage)).map((u) => [u.factId, u.recalledCount]));
+  const counts = new Map((await db.select().from(factUsage)).map((u) => [u.factSeq, u.recalledCount]));
   return (await db.select().from(facts).where(eq(facts.agentId, "scout")))
     .filter((f) => f.forgottenAt === null && f.proposedAt === null && visibleTo(f, viewer) && (!scope || f.scope === scope))
-    .map((f) => ({ ...f, recalledCount: counts.get(f.id) ?? 0 }));
+    .map((f) => ({ ...f, recalledCount: counts.get(f.seq) ?? 0 }));
 }
 
 /** Every fact of one order, page by page; checks each page's start ("26–50") as it goes. */
@@ -99,10 +99,11 @@ beforeAll(async () => {
     };
   });
   for (let i = 0; i < rows.length; i += 50) await t.db.insert(facts).values(rows.slice(i, i + 50));
-  // Recall counts 0–3 on two facts in three (the rest never recalled): ties on the count too.
+  // Recall counts 0–3 on two facts in three (the rest never recalled): ties on the count too. Kept by seq.
+  const seqs = new Map((await t.db.select({ id: facts.id, seq: facts.seq }).from(facts)).map(({ id, seq }) => [id, seq]));
   await t.db
     .insert(factUsage)
-    .values(rows.filter((_, i) => i % 3 !== 2).map((row, i) => ({ factId: row.id, recalledCount: i % 4, lastRecalledAt: row.updatedAt })));
+    .values(rows.filter((_, i) => i % 3 !== 2).map((row, i) => ({ factSeq: seqs.get(row.id)!, recalledCount: i % 4, lastRecalledAt: row.updatedAt })));
   // Forgotten facts are in no order.
   await t.db.update(facts).set({ forgottenAt: "2026-03-04T00:00:00.000Z" }).where(eq(facts.body, "Sorted fact 1."));
 });

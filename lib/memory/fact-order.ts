@@ -18,7 +18,7 @@ export const FACT_ORDERS = ["newest", "oldest", "recalled"] as const;
 export type FactOrder = (typeof FACT_ORDERS)[number];
 
 /** How often agents recalled the fact (lib/memory/usage.ts); no fact_usage row is 0. */
-const RECALLED_COUNT_SQL = "coalesce((SELECT u.recalled_count FROM fact_usage u WHERE u.fact_id = facts.id), 0)";
+const RECALLED_COUNT_SQL = "coalesce((SELECT u.recalled_count FROM fact_usage u WHERE u.fact_seq = facts.seq), 0)";
 
 // Every key of an order runs the same way, so one row-value comparison is the keyset.
 const ORDERS: Record<FactOrder, { keys: string[]; direction: "ASC" | "DESC" }> = {

@@ -9,7 +9,7 @@ import { RECALL_LIMIT, recallable, utcDay, type Place } from "./rules";
 import { BUDGET_LOOKAHEAD, byRecency, rankRecall, type Nearest, type RankedRecall } from "./ranking";
 import { placePostings, readCandidates } from "./recall-candidates";
 import { inBranch, recall, recallBranches, recallableCount, type RecallBranch } from "./store";
-import type { StoredFact } from "./fact-columns";
+import type { CandidateFact, StoredFact } from "./fact-columns";
 import { questionWords } from "./terms";
 import { scoreByWords, type WordHit } from "./word-index";
 
@@ -39,7 +39,7 @@ export async function recallRanked(
   agentId: string,
   place: Place,
   options: RecallOptions = {},
-): Promise<RankedRecall> {
+): Promise<RankedRecall<CandidateFact>> {
   const limit = options.limit ?? RECALL_LIMIT;
   const question = options.question?.trim();
   const { budget, explain } = options;
@@ -78,7 +78,7 @@ export async function recallRanked(
   const want = { all: !!explain, matches, matched, nearest: nearestIds, newest, newestDepth: walk + nearestIds.length };
   const facts = await readCandidates(db, agentId, place, branches, want, today, options.version);
 
-  const words = hits && new Map<StoredFact, WordHit>();
+  const words = hits && new Map<CandidateFact, WordHit>();
   if (hits && words) {
     for (const fact of facts) {
       const hit = hits.get(fact.seq);
@@ -90,8 +90,8 @@ export async function recallRanked(
 }
 
 /** The facts read, one list per branch in recall order (pinned first, then newest), as rankRecall takes them. */
-function listsByBranch(facts: readonly StoredFact[], branches: readonly RecallBranch[]): StoredFact[][] {
-  const lists = branches.map(() => [] as StoredFact[]);
+function listsByBranch(facts: readonly CandidateFact[], branches: readonly RecallBranch[]): CandidateFact[][] {
+  const lists = branches.map(() => [] as CandidateFact[]);
   for (const fact of facts) {
     const i = branches.findIndex((branch) => inBranch(branch, fact.scope, fact.scopeRef));
     if (i >= 0) lists[i].push(fact);

@@ -27,14 +27,15 @@ export type Receipt = { pinned: boolean; rank: number; score: number | null; mat
  * receipt cost as much where rows are read afresh (1M): V8 gives every object made a
  * prototype a map of its own.
  */
-export type RankedFact = { fact: StoredFact; why: Receipt };
+export type RankedFact<Fact extends StoredFact = StoredFact> = { fact: Fact; why: Receipt };
 /** A fact the place allows that the answer left out, and what left it out. */
-export type LeftOutFact = { fact: StoredFact; why: Omit<Receipt, "rank">; reason: "limit" | "budget" };
+export type LeftOutFact<Fact extends StoredFact = StoredFact> = { fact: Fact; why: Omit<Receipt, "rank">; reason: "limit" | "budget" };
 
-export type RankedRecall = {
-  facts: RankedFact[];
+/** The answer, its facts as the caller gave them (recall's carry their seq, which counting them needs). */
+export type RankedRecall<Fact extends StoredFact = StoredFact> = {
+  facts: RankedFact<Fact>[];
   /** Filled only when asked to explain (the Memory page's preview); agents get the count. */
-  leftOut: LeftOutFact[];
+  leftOut: LeftOutFact<Fact>[];
   ranking: Ranking;
   /** Facts allowed here: what the ranking chose from. */
   considered: number;
@@ -45,15 +46,15 @@ export type RankedRecall = {
 /** The facts nearest the question by meaning, nearest first (lib/embeddings/meaning.ts). */
 export type Nearest = readonly { id: string; similarity: number }[];
 
-export type RankOptions = {
+export type RankOptions<Fact extends StoredFact = StoredFact> = {
   /** Word relevance of the facts that matched the question; null when it had no words to rank by (or there was none). */
-  words: Map<StoredFact, WordHit> | null;
+  words: Map<Fact, WordHit> | null;
   /** Facts near the question's meaning; null when meaning was not used (none configured, or it failed). */
   nearest: Nearest | null;
   limit: number;
   budget?: number;
   /** A second check behind the SQL: a fact this refuses is never in the answer nor counted. */
-  allowed: (fact: StoredFact) => boolean;
+  allowed: (fact: Fact) => boolean;
   /** How many facts the place allows, when the lists hold only the newest of them (recall without a question); else the lists' length. */
   considered?: number;
   /** Also list every fact left out, with its reason. */
@@ -77,12 +78,12 @@ type Relevance = { score: number; matched: string[] };
  * Each matching fact's relevance: BM25 alone, or BM25's and meaning's ranks fused.
  * The word hits are this request's own, so they are taken over, not copied.
  */
-function relevanceOf(
-  lists: readonly (readonly StoredFact[])[],
-  words: Map<StoredFact, WordHit>,
+function relevanceOf<Fact extends StoredFact>(
+  lists: readonly (readonly Fact[])[],
+  words: Map<Fact, WordHit>,
   nearest: Nearest | null,
-): Map<StoredFact, Relevance> {
-  const relevance = new Map<StoredFact, Relevance>(words);
+): Map<Fact, Relevance> {
+  const relevance = new Map<Fact, Relevance>(words);
   if (!nearest) return relevance;
   [...words]
     .sort(([a, x], [b, y]) => y.score - x.score || byRecency(a, b))
@@ -111,7 +112,7 @@ function relevanceOf(
  * thread, each question's facts, receipts and lines promoted to the old generation
  * (BENCHMARKS.md, fourteenth session).
  */
-function unpinnedByRecency(lists: readonly (readonly StoredFact[])[]): () => StoredFact | undefined {
+function unpinnedByRecency<Fact extends StoredFact>(lists: readonly (readonly Fact[])[]): () => Fact | undefined {
   const at = lists.map((list) => {
     let i = 0;
     while (i < list.length && list[i].pinned) i++;
@@ -133,18 +134,18 @@ const shown = (score: number) => Number(score.toPrecision(4));
  * Ranks facts given as lists in recall order (pinned first, then newest) — one list
  * per recall branch — and fits them to `limit` and `budget`.
  */
-export function rankRecall(lists: readonly (readonly StoredFact[])[], options: RankOptions): RankedRecall {
+export function rankRecall<Fact extends StoredFact>(lists: readonly (readonly Fact[])[], options: RankOptions<Fact>): RankedRecall<Fact> {
   const { words, nearest, limit, budget, allowed } = options;
-  const relevance = words || nearest ? relevanceOf(lists, words ?? new Map(), nearest) : new Map<StoredFact, Relevance>();
+  const relevance = words || nearest ? relevanceOf(lists, words ?? new Map(), nearest) : new Map<Fact, Relevance>();
   const score = (fact: StoredFact) => relevance.get(fact)?.score ?? 0;
   const byRelevance = (a: StoredFact, b: StoredFact) => score(b) - score(a) || byRecency(a, b);
 
   // Each list is in recall order, so its pinned facts are its head: nothing else is walked here.
-  const pinned: StoredFact[] = [];
+  const pinned: Fact[] = [];
   for (const list of lists) for (let i = 0; i < list.length && list[i].pinned; i++) pinned.push(list[i]);
   pinned.sort(byRelevance);
   // Scores read once into pairs: a common word can match hundreds of facts, and the sort compares each many times.
-  const scored: { fact: StoredFact; score: number }[] = [];
+  const scored: { fact: Fact; score: number }[] = [];
   for (const [fact, { score }] of relevance) if (!fact.pinned && allowed(fact)) scored.push({ fact, score });
   scored.sort((a, b) => b.score - a.score || byRecency(a.fact, b.fact));
   const matching = scored.map(({ fact }) => fact);
@@ -153,7 +154,7 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
   const others = unpinnedByRecency(lists);
   let nextPinned = 0;
   let nextMatching = 0;
-  const next = (): StoredFact | undefined => {
+  const next = (): Fact | undefined => {
     while (nextPinned < pinned.length) {
       const fact = pinned[nextPinned++];
       if (allowed(fact)) return fact;
@@ -174,8 +175,8 @@ export function rankRecall(lists: readonly (readonly StoredFact[])[], options: R
     const { pinned, score, matched } = receipt(fact);
     return { pinned, score, matched, rank };
   };
-  const kept: RankedFact[] = [];
-  const leftOut: LeftOutFact[] = [];
+  const kept: RankedFact<Fact>[] = [];
+  const leftOut: LeftOutFact<Fact>[] = [];
   const section = new Section();
   let refusedAt = -1;
   let seen = 0;

@@ -20,7 +20,7 @@ import { readAll, type Conn } from "@/db/client";
 import { readWide } from "@/db/reader";
 import type { SqlArg } from "@/db/plain-sql";
 import { utcDay, type Place } from "./rules";
-import { FACT_COLUMNS, FACT_FIELDS, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { FACT_COLUMNS, FACT_FIELDS, type CandidateFact, type FactColumnsRow } from "./fact-columns";
 import { BRANCH_WHERE, branchArgs, inBranch, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
@@ -372,15 +372,6 @@ export async function placePostings(
 
 /** A fact row as read for ranking, with its seq (what postings name it by). */
 type SeqRow = FactColumnsRow & { seq: number };
-/**
- * A candidate: the row read, made a StoredFact in place, its seq still on it. Not
- * copied without the seq: a copy of two dozen fields per row, at a million facts where
- * most rows are read afresh, was ~0.4 µs a row, and a copy's own shape made the values
- * kept on it (row-memo.ts) slower to add. Only recall's own code reads it; every answer
- * takes a fact's fields by name (wire.ts, prompt-section.ts), never the object whole.
- */
-export type CandidateFact = StoredFact & { seq: number };
-
 const WITH_SEQ = `${FACT_COLUMNS}, facts.seq AS seq`;
 const WITH_SEQ_FIELDS = [...FACT_FIELDS, "seq"];
 /** Fact rows with their seq, each read through BRANCH_WHERE: two dozen columns a row, so read as one JSON text (readWide). */

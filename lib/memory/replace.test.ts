@@ -78,7 +78,8 @@ describe("replaces", () => {
     const support = await placeOf("support", "ana");
     const oldId = await idOf(DEMO_FACTS.refunds);
     const oldEvents = await eventsOf(oldId);
-    await t.db.run(sql`INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at) VALUES (${oldId}, 3, ${nowIso()})`);
+    await t.db.run(sql`INSERT INTO fact_usage (fact_seq, recalled_count, last_recalled_at) SELECT seq, 3, ${nowIso()} FROM facts WHERE id = ${oldId}`);
+    const oldSeq = (await t.db.select({ seq: facts.seq }).from(facts).where(eq(facts.id, oldId)))[0].seq;
 
     const result = await remember(t.db, scoutSays(NEW_REFUNDS, support, oldId));
     expect(result).toMatchObject({ status: "created", replaced: { id: oldId, body: DEMO_FACTS.refunds } });
@@ -89,7 +90,7 @@ describe("replaces", () => {
     expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).toContain(NEW_REFUNDS);
     expect((await recall(t.db, "scout", support)).map((fact) => fact.body)).not.toContain(DEMO_FACTS.refunds);
     // The cascade took what hung from the old row.
-    const { rows: usage } = await t.db.$client.execute({ sql: "SELECT * FROM fact_usage WHERE fact_id = ?", args: [oldId] });
+    const { rows: usage } = await t.db.$client.execute({ sql: "SELECT * FROM fact_usage WHERE fact_seq = ?", args: [oldSeq] });
     expect(usage).toEqual([]);
 
     const history = await eventsOf(newId);

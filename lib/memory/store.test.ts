@@ -401,13 +401,13 @@ describe("recall counts on the Memory page", () => {
   const cutoff = new Date(NOW - 30 * DAY).toISOString();
   beforeAll(async () => {
     t = await demoWithDistinctTimes();
-    const idOf = async (body: string) => (await t.db.select({ id: facts.id }).from(facts).where(eq(facts.body, body)))[0].id;
-    // Written the way the app writes them: noted recalls, one flush.
+    const seqOf = async (body: string) => (await t.db.select({ seq: facts.seq }).from(facts).where(eq(facts.body, body)))[0].seq;
+    // Written the way the app writes them: noted recalls (by seq), one flush.
     const counter = new UsageCounter(600_000);
-    for (let i = 0; i < 14; i++) counter.note(t.db, [await idOf(DEMO_FACTS.refunds)], NOW - 2 * DAY);
-    counter.note(t.db, [await idOf(DEMO_FACTS.budget)], NOW - DAY);
-    counter.note(t.db, [await idOf(DEMO_FACTS.sso)], NOW - 31 * DAY);
-    counter.note(t.db, [await idOf(DEMO_FACTS.releases)], NOW - 30 * DAY); // exactly 30 days: recalled within them
+    for (let i = 0; i < 14; i++) counter.note(t.db, [await seqOf(DEMO_FACTS.refunds)], NOW - 2 * DAY);
+    counter.note(t.db, [await seqOf(DEMO_FACTS.budget)], NOW - DAY);
+    counter.note(t.db, [await seqOf(DEMO_FACTS.sso)], NOW - 31 * DAY);
+    counter.note(t.db, [await seqOf(DEMO_FACTS.releases)], NOW - 30 * DAY); // exactly 30 days: recalled within them
     await counter.flush();
   });
   afterAll(() => t.close());

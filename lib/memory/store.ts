@@ -7,7 +7,7 @@ import { allOf, readAll, readOne, type Conn, type SqlPart } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
-import { FACT_COLUMNS, storedFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { FACT_COLUMNS, storedFact, type CandidateFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, shownSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 import { encodeCursor, keysetSql, orderBySql, type Cursor, type FactOrder } from "./fact-order";
@@ -29,8 +29,8 @@ export function branchArgs(agentId: string, workspaceId: string, branch: RecallB
   return [agentId, branch.scope, branch.ref, workspaceId, today];
 }
 
-/** One scope's newest unexpired facts for recall, walked straight off facts_recall_idx. Parameters: branchArgs. */
-const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS} FROM facts WHERE ${BRANCH_WHERE}
+/** One scope's newest unexpired facts for recall, with their seq, walked straight off facts_recall_idx. Parameters: branchArgs. */
+const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS}, facts.seq AS seq FROM facts WHERE ${BRANCH_WHERE}
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
 // The branches' columns go by StoredFact's names.
 const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
@@ -46,10 +46,10 @@ export const RECALL_SQL = {
  * range of at most RECALL_LIMIT rows (expired ones skipped), so the cost does not grow
  * with the data — and filters again with the pure rule, as of the same `today`.
  */
-export async function recall(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<StoredFact[]> {
+export async function recall(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<CandidateFact[]> {
   const branches = recallBranches(place);
   const args = branches.flatMap((branch) => branchArgs(agentId, place.workspaceId, branch, today));
-  const rows = await readAll<FactColumnsRow>(db, branches.length === 3 ? RECALL_SQL.threeScopes : RECALL_SQL.twoScopes, args);
+  const rows = await readAll<FactColumnsRow & { seq: number }>(db, branches.length === 3 ? RECALL_SQL.threeScopes : RECALL_SQL.twoScopes, args);
   return rows.map(storedFact).filter((fact) => recallable(fact, place, today));
 }
 
@@ -144,7 +144,7 @@ function visibleLiveFacts(viewer: ViewerRef, agentId: string, filters: FactFilte
   if (filters.notRecalledSince) {
     // A lookup by fact_usage's key per fact; no row at all is "never recalled".
     conditions.push({
-      text: "NOT EXISTS (SELECT 1 FROM fact_usage u WHERE u.fact_id = facts.id AND u.last_recalled_at >= ?)",
+      text: "NOT EXISTS (SELECT 1 FROM fact_usage u WHERE u.fact_seq = facts.seq AND u.last_recalled_at >= ?)",
       args: [filters.notRecalledSince],
     });
   }
@@ -175,7 +175,7 @@ export async function listVisibleFacts(
         coalesce(usage.recalled_count, 0) AS recalledCount, usage.last_recalled_at AS lastRecalledAt
       FROM facts
       LEFT JOIN users ON facts.created_by_kind = 'user' AND users.id = facts.created_by
-      LEFT JOIN fact_usage usage ON usage.fact_id = facts.id
+      LEFT JOIN fact_usage usage ON usage.fact_seq = facts.seq
       WHERE ${where.text}
       ORDER BY ${orderBySql(order)} LIMIT ?`,
     [...where.args, limit + 1],

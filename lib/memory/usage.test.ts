@@ -15,25 +15,26 @@ const t = tempDbForTests({ demo: true, each: true });
 const NEVER = 600_000;
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 
-type UsageRow = { factId: string; count: number; last: string | null };
+type UsageRow = { factSeq: number; count: number; last: string | null };
 
-async function usage(db: Conn = t.db): Promise<Map<string, UsageRow>> {
+/** Each fact's written count, by its seq (fact_usage's key). */
+async function usage(db: Conn = t.db): Promise<Map<number, UsageRow>> {
   const rows = await readAll<UsageRow>(
     db,
-    "SELECT fact_id AS factId, recalled_count AS count, last_recalled_at AS last FROM fact_usage",
+    "SELECT fact_seq AS factSeq, recalled_count AS count, last_recalled_at AS last FROM fact_usage",
     [],
   );
-  return new Map(rows.map((row) => [row.factId, { ...row, count: Number(row.count) }]));
+  return new Map(rows.map((row) => [Number(row.factSeq), { factSeq: Number(row.factSeq), count: Number(row.count), last: row.last }]));
 }
 
-async function idOf(body: string): Promise<string> {
-  const row = await readOne<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]);
+async function seqOf(body: string): Promise<number> {
+  const row = await readOne<{ seq: number }>(t.db, "SELECT seq FROM facts WHERE body = ?", [body]);
   if (!row) throw new Error(`no fact "${body}"`);
-  return row.id;
+  return Number(row.seq);
 }
 
-/** `n` copies of a demo fact under ids copy-0001… (and their own dedupe keys), made in one statement. */
-async function copiesOf(body: string, n: number): Promise<string[]> {
+/** `n` copies of a demo fact under ids copy-0001… (and their own dedupe keys), made in one statement; their seqs, ascending. */
+async function copiesOf(body: string, n: number): Promise<number[]> {
   const columns = (await readAll<{ name: string }>(t.db, "SELECT name FROM pragma_table_info('facts') WHERE name <> 'seq'", [])).map(
     ({ name }) => name,
   );
@@ -41,14 +42,16 @@ async function copiesOf(body: string, n: number): Promise<string[]> {
   await t.db.$client.execute({
     sql: `INSERT INTO facts (${columns.join(", ")}) SELECT ${columns.map((name) => made[name] ?? name).join(", ")}
       FROM generate_series(1, ?) n, facts WHERE facts.id = ?`,
-    args: [n, await idOf(body)],
+    args: [n, (await readOne<{ id: string }>(t.db, "SELECT id FROM facts WHERE body = ?", [body]))!.id],
   });
-  return Array.from({ length: n }, (_, i) => `copy-${String(i + 1).padStart(4, "0")}`);
+  const rows = await readAll<{ seq: number }>(t.db, "SELECT seq FROM facts WHERE id LIKE 'copy-%' ORDER BY seq", []);
+  expect(rows).toHaveLength(n);
+  return rows.map(({ seq }) => Number(seq));
 }
 
 describe("recall counts", () => {
   it("are not written per recall; one flush writes each fact's count and its latest time", async () => {
-    const [refunds, sso] = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.sso)];
+    const [refunds, sso] = [await seqOf(DEMO_FACTS.refunds), await seqOf(DEMO_FACTS.sso)];
     const counter = new UsageCounter(NEVER);
     for (let i = 0; i < 14; i++) counter.note(t.db, [refunds, sso], T0 + i * 1000);
     counter.note(t.db, [sso], T0 - 60_000); // an older time never moves "last" back
@@ -57,29 +60,29 @@ describe("recall counts", () => {
 
     await counter.flush();
     const rows = await usage();
-    expect(rows.get(refunds)).toEqual({ factId: refunds, count: 14, last: new Date(T0 + 13_000).toISOString() });
-    expect(rows.get(sso)).toEqual({ factId: sso, count: 15, last: new Date(T0 + 13_000).toISOString() });
+    expect(rows.get(refunds)).toEqual({ factSeq: refunds, count: 14, last: new Date(T0 + 13_000).toISOString() });
+    expect(rows.get(sso)).toEqual({ factSeq: sso, count: 15, last: new Date(T0 + 13_000).toISOString() });
     expect(counter.unwritten).toBe(0);
 
     // A second flush adds to what is there, and an empty one writes nothing.
     counter.note(t.db, [refunds], T0 + 86_400_000);
     await counter.flush();
     await counter.flush();
-    expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 15, last: new Date(T0 + 86_400_000).toISOString() });
+    expect((await usage()).get(refunds)).toEqual({ factSeq: refunds, count: 15, last: new Date(T0 + 86_400_000).toISOString() });
   });
 
   it("survive a restart: a new client on the same file reads exactly the recalls made", async () => {
-    const ids = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.releases)];
+    const seqs = [await seqOf(DEMO_FACTS.refunds), await seqOf(DEMO_FACTS.releases)];
     const counter = new UsageCounter(NEVER);
     const recalls = 37;
-    for (let i = 0; i < recalls; i++) counter.note(t.db, ids, T0 + i);
+    for (let i = 0; i < recalls; i++) counter.note(t.db, seqs, T0 + i);
     await counter.flush();
     t.db.$client.close(); // the process stops; the test's file stays
 
     const reopened = connect(t.url);
     try {
       const rows = await usage(reopened);
-      for (const id of ids) expect(rows.get(id)?.count).toBe(recalls);
+      for (const seq of seqs) expect(rows.get(seq)?.count).toBe(recalls);
     } finally {
       reopened.$client.close();
     }
@@ -96,7 +99,7 @@ describe("recall counts", () => {
     const rows = await usage();
     expect(rows.size).toBe(total);
     for (const [k, id] of [...copies].reverse().entries()) {
-      expect(rows.get(id)).toEqual({ factId: id, count: (k % 3) + 1, last: new Date(T0 + k).toISOString() });
+      expect(rows.get(id)).toEqual({ factSeq: id, count: (k % 3) + 1, last: new Date(T0 + k).toISOString() });
     }
   });
 
@@ -105,13 +108,13 @@ describe("recall counts", () => {
     const copies = await copiesOf(DEMO_FACTS.refunds, total);
     const counter = new UsageCounter(NEVER);
     counter.note(t.db, copies, T0);
-    // A copy in the second batch (ids in order): a real refusal by the database there.
+    // A copy in the second batch (seqs in order): a real refusal by the database there.
     const refused = copies[USAGE_BATCH + 150];
     await t.db.$client.execute(
-      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_id = '${refused}' BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
+      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_seq = ${refused} BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
     );
     await expect(counter.flush()).rejects.toThrow(/usage refused/);
-    expect([...(await usage()).keys()].sort()).toEqual(copies.slice(0, USAGE_BATCH));
+    expect([...(await usage()).keys()].sort((a, b) => a - b)).toEqual(copies.slice(0, USAGE_BATCH));
     expect(counter.unwritten).toBe(total - USAGE_BATCH);
 
     await t.db.$client.execute("DROP TRIGGER refuse_one");
@@ -122,7 +125,7 @@ describe("recall counts", () => {
   });
 
   it("add up across processes, each with its own counter and client; the latest time wins", async () => {
-    const refunds = await idOf(DEMO_FACTS.refunds);
+    const refunds = await seqOf(DEMO_FACTS.refunds);
     const other = connect(t.url);
     try {
       const a = new UsageCounter(NEVER);
@@ -130,17 +133,17 @@ describe("recall counts", () => {
       for (let i = 0; i < 5; i++) a.note(t.db, [refunds], T0 + 10_000);
       for (let i = 0; i < 7; i++) b.note(other, [refunds], T0);
       await Promise.all([a.flush(), b.flush()]);
-      expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 12, last: new Date(T0 + 10_000).toISOString() });
+      expect((await usage()).get(refunds)).toEqual({ factSeq: refunds, count: 12, last: new Date(T0 + 10_000).toISOString() });
     } finally {
       other.$client.close();
     }
   });
 
   it("of a fact purged before the flush are dropped without failing the others", async () => {
-    const [refunds, sso] = [await idOf(DEMO_FACTS.refunds), await idOf(DEMO_FACTS.sso)];
+    const [refunds, sso] = [await seqOf(DEMO_FACTS.refunds), await seqOf(DEMO_FACTS.sso)];
     const counter = new UsageCounter(NEVER);
-    counter.note(t.db, [refunds, sso, "no-such-fact"], T0);
-    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE id = ?", args: [refunds] });
+    counter.note(t.db, [refunds, sso, 999_999_999], T0); // and a seq no fact ever had
+    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE seq = ?", args: [refunds] });
 
     await counter.flush();
     const rows = await usage();
@@ -151,16 +154,16 @@ describe("recall counts", () => {
   });
 
   it("go with their fact when it is purged later", async () => {
-    const refunds = await idOf(DEMO_FACTS.refunds);
+    const refunds = await seqOf(DEMO_FACTS.refunds);
     const counter = new UsageCounter(NEVER);
     counter.note(t.db, [refunds], T0);
     await counter.flush();
-    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE id = ?", args: [refunds] });
+    await t.db.$client.execute({ sql: "DELETE FROM facts WHERE seq = ?", args: [refunds] });
     expect((await usage()).size).toBe(0);
   });
 
   it("of a failed write are kept, merged with newer ones, and written once by the next flush", async () => {
-    const refunds = await idOf(DEMO_FACTS.refunds);
+    const refunds = await seqOf(DEMO_FACTS.refunds);
     const counter = new UsageCounter(NEVER);
     counter.note(t.db, [refunds], T0);
     counter.note(t.db, [refunds], T0 + 1);
@@ -175,11 +178,11 @@ describe("recall counts", () => {
     counter.note(t.db, [refunds], T0 + 2);
     await t.db.$client.execute("DROP TRIGGER refuse_usage");
     await counter.flush();
-    expect((await usage()).get(refunds)).toEqual({ factId: refunds, count: 3, last: new Date(T0 + 2).toISOString() });
+    expect((await usage()).get(refunds)).toEqual({ factSeq: refunds, count: 3, last: new Date(T0 + 2).toISOString() });
   });
 
   it("noted for a database already closed are let go: a flush does not fail on them", async () => {
-    const refunds = await idOf(DEMO_FACTS.refunds);
+    const refunds = await seqOf(DEMO_FACTS.refunds);
     const other = connect(t.url);
     const counter = new UsageCounter(NEVER);
     counter.note(other, [refunds], T0);
@@ -190,7 +193,7 @@ describe("recall counts", () => {
   });
 
   it("are written by the timer when nobody flushes", async () => {
-    const refunds = await idOf(DEMO_FACTS.refunds);
+    const refunds = await seqOf(DEMO_FACTS.refunds);
     const counter = new UsageCounter(20);
     counter.note(t.db, [refunds], T0);
     // No assertion on time: wait (as long as it takes) for the count to arrive.

@@ -18,24 +18,19 @@ import { writeTransaction, type Conn, type Db, type Writes } from "@/db/client";
 import { readConfig } from "@/lib/config";
 import { orderedBatches } from "./ordered-batches";
 
-type Pending = { count: number; lastAt: number };
-
-// Adds a batch of facts' counts in one statement, from a JSON array of [fact id,
-// count, last recalled at (ISO)]. max() keeps the newest time when two processes'
-// batches cross (coalesce: max() of a NULL is NULL).
-// One statement a batch, in id order, rather than one a fact: at a million facts the
-// counts of a few seconds name tens of thousands of facts spread over the whole id
-// index, and an upsert each in random order cost ~15 µs of CPU; in order and batched,
-// neighbours share the index pages just read (BENCHMARKS.md).
-// The foreign key finds each fact once; a batch naming a fact purged since its recall
-// breaks it, and only such a batch is written again through facts (a join: the ids
-// not there add nothing), which looks every fact up twice: nearly twice the cost a
-// fact at a million facts, so not for the batches that do not need it (BENCHMARKS.md).
-const addSql = (throughFacts: boolean) => `INSERT INTO fact_usage (fact_id, recalled_count, last_recalled_at)
-  SELECT ${throughFacts ? "facts.id" : "j.value ->> 0"}, j.value ->> 1, j.value ->> 2
-  FROM json_each(?) j ${throughFacts ? "JOIN facts ON facts.id = j.value ->> 0" : ""}
+// Adds a batch of facts' counts in one statement, from a JSON array of [fact seq, count, last recalled at (ISO)].
+// max() keeps the newest time when two processes' batches cross (coalesce: max() of a NULL is NULL).
+// One statement a batch, in seq order, rather than one a fact: at a million facts the counts of a few seconds name
+// tens of thousands of facts spread over the whole table, and an upsert each in random order cost ~15 µs of CPU;
+// in order and batched, neighbours share the pages just read (BENCHMARKS.md).
+// The foreign key finds each fact once, by its rowid; a batch naming a fact purged since its recall breaks it, and
+// only such a batch is written again through facts (a join: the seqs not there add nothing), which looks every fact
+// up twice, so not for the batches that do not need it.
+const addSql = (throughFacts: boolean) => `INSERT INTO fact_usage (fact_seq, recalled_count, last_recalled_at)
+  SELECT ${throughFacts ? "facts.seq" : "j.value ->> 0"}, j.value ->> 1, j.value ->> 2
+  FROM json_each(?) j ${throughFacts ? "JOIN facts ON facts.seq = j.value ->> 0" : ""}
   WHERE true -- SQLite reads an upsert's ON after a FROM as the join's without a WHERE between
-  ON CONFLICT (fact_id) DO UPDATE SET
+  ON CONFLICT (fact_seq) DO UPDATE SET
     recalled_count = fact_usage.recalled_count + excluded.recalled_count,
     last_recalled_at = max(coalesce(fact_usage.last_recalled_at, ''), excluded.last_recalled_at)`;
 const ADD_SQL = addSql(false);
@@ -84,28 +79,81 @@ export const USAGE_BATCH = 750;
 /** Resolves after the event loop has run what was waiting (timers, sockets' input), not only promises. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * One database's counts not yet written: each fact's slot by its seq, and each slot's count and latest time in
+ * typed arrays. Not an object a fact: at a million facts a window names ~100,000 facts, each object lived the
+ * window out and was promoted, and the map of them cost the agent thread ~40 µs a question (BENCHMARKS.md).
+ */
+class Tally {
+  private readonly slots = new Map<number, number>();
+  private counts = new Int32Array(1024);
+  private lastAt = new Float64Array(1024);
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  seqs(): number[] {
+    return [...this.slots.keys()];
+  }
+
+  add(seq: number, count: number, at: number): void {
+    const slot = this.slots.get(seq);
+    if (slot !== undefined) {
+      this.counts[slot] += count;
+      if (at > this.lastAt[slot]) this.lastAt[slot] = at;
+      return;
+    }
+    const next = this.slots.size;
+    if (next === this.counts.length) this.grow();
+    this.slots.set(seq, next);
+    this.counts[next] = count;
+    this.lastAt[next] = at;
+  }
+
+  /** Forgets facts whose counts are written; their slots stay used until the tally is dropped (a flush's end). */
+  drop(seqs: readonly number[]): void {
+    for (const seq of seqs) this.slots.delete(seq);
+  }
+
+  /** Every fact still here added to `into` (a failed flush's counts, merged with those noted since). */
+  addTo(into: Tally): void {
+    for (const [seq, slot] of this.slots) into.add(seq, this.counts[slot], this.lastAt[slot]);
+  }
+
+  /** The batch's JSON, [[seq, count, ISO time], …], written as text: no array a fact made and stringified. */
+  batchJson(seqs: readonly number[], iso: (at: number) => string): string {
+    const rows = seqs.map((seq) => {
+      const slot = this.slots.get(seq)!;
+      return `[${seq},${this.counts[slot]},"${iso(this.lastAt[slot])}"]`;
+    });
+    return `[${rows.join(",")}]`;
+  }
+
+  private grow(): void {
+    const counts = new Int32Array(this.counts.length * 2);
+    counts.set(this.counts);
+    this.counts = counts;
+    const lastAt = new Float64Array(this.lastAt.length * 2);
+    lastAt.set(this.lastAt);
+    this.lastAt = lastAt;
+  }
+}
+
 /** One thread's counts not yet written, per database; the app keeps one per thread (see `threadUsage`), tests make their own. */
 export class UsageCounter {
-  private readonly pending = new Map<Conn, Map<string, Pending>>();
+  private readonly pending = new Map<Conn, Tally>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
 
   constructor(private readonly intervalMs: number) {}
 
-  /** Counts one recall of each fact; written with the next flush, at most `intervalMs` from now. */
-  note(db: Conn, factIds: readonly string[], now: number = Date.now()): void {
-    if (!factIds.length) return;
-    let counts = this.pending.get(db);
-    if (!counts) this.pending.set(db, (counts = new Map()));
-    for (const id of factIds) {
-      const entry = counts.get(id);
-      if (entry) {
-        entry.count += 1;
-        entry.lastAt = Math.max(entry.lastAt, now);
-      } else {
-        counts.set(id, { count: 1, lastAt: now });
-      }
-    }
+  /** Counts one recall of each fact, by seq; written with the next flush, at most `intervalMs` from now. */
+  note(db: Conn, factSeqs: readonly number[], now: number = Date.now()): void {
+    if (!factSeqs.length) return;
+    let tally = this.pending.get(db);
+    if (!tally) this.pending.set(db, (tally = new Tally()));
+    for (const seq of factSeqs) tally.add(seq, 1, now);
     this.schedule();
   }
 
@@ -123,7 +171,7 @@ export class UsageCounter {
   /** Facts with counts not yet written (for tests and the shutdown log). */
   get unwritten(): number {
     let n = 0;
-    for (const counts of this.pending.values()) n += counts.size;
+    for (const tally of this.pending.values()) n += tally.size;
     return n;
   }
 
@@ -138,11 +186,11 @@ export class UsageCounter {
     while (this.flushing) await this.flushing.catch(() => undefined);
     if (!this.pending.size) return;
     // A closed database (a test's file, or the app's at exit) takes no more writes: its counts have nowhere to go.
-    const batches = [...this.pending].filter(([db]) => !(db as Partial<Db>).$client?.closed);
+    const tallies = [...this.pending].filter(([db]) => !(db as Partial<Db>).$client?.closed);
     this.pending.clear();
     this.flushing = (async () => {
       const failures: unknown[] = [];
-      for (const [db, counts] of batches) {
+      for (const [db, tally] of tallies) {
         // A flush's times are a few seconds' milliseconds: each written out once, not once per fact.
         const times = new Map<number, string>();
         const iso = (at: number) => {
@@ -150,26 +198,21 @@ export class UsageCounter {
           if (text === undefined) times.set(at, (text = new Date(at).toISOString()));
           return text;
         };
-        const row = (id: string) => {
-          const { count, lastAt } = counts.get(id)!;
-          return [id, count, iso(lastAt)];
-        };
         const writer = countsWriters.get(db);
-        // In id order, sorted in parts and merged a batch at a time, letting requests in between each step
-        // (ordered-batches.ts): one sort of them all held the thread ~30 ms; and the driver is synchronous,
-        // so an awaited write yields only to promises.
-        for await (const ids of orderedBatches([...counts.keys()], USAGE_BATCH, nextTurn)) {
+        // In seq order, sorted in parts and merged a batch at a time, letting requests in between each step
+        // (ordered-batches.ts); and the driver is synchronous, so an awaited write yields only to promises.
+        for await (const seqs of orderedBatches(tally.seqs(), USAGE_BATCH, nextTurn)) {
           try {
-            const batch = JSON.stringify(ids.map(row));
+            const batch = tally.batchJson(seqs, iso);
             const here = () => writeCountsHere(db, batch);
             await (writer ? writer(batch, here) : here());
           } catch (error) {
             // This batch and the ones after it wait for the next flush; those written stay written.
-            this.putBack(db, counts);
+            this.putBack(db, tally);
             failures.push(error);
             break;
           }
-          for (const id of ids) counts.delete(id);
+          tally.drop(seqs);
         }
       }
       if (failures.length) throw failures[0];
@@ -182,21 +225,10 @@ export class UsageCounter {
   }
 
   /** Counts of a failed write, merged with any noted since, so none is lost and none counted twice. */
-  private putBack(db: Conn, counts: Map<string, Pending>): void {
+  private putBack(db: Conn, tally: Tally): void {
     const current = this.pending.get(db);
-    if (!current) {
-      this.pending.set(db, counts);
-      return;
-    }
-    for (const [id, old] of counts) {
-      const entry = current.get(id);
-      if (entry) {
-        entry.count += old.count;
-        entry.lastAt = Math.max(entry.lastAt, old.lastAt);
-      } else {
-        current.set(id, old);
-      }
-    }
+    if (current) tally.addTo(current);
+    else this.pending.set(db, tally);
   }
 }
 
@@ -211,9 +243,9 @@ function threadUsage(): UsageCounter {
   return (shared.mnemoUsage ??= new UsageCounter(readConfig().MNEMO_USAGE_FLUSH_MS));
 }
 
-/** Counts one served recall of these facts; no database write now (see UsageCounter). */
-export function noteRecalled(db: Conn, factIds: readonly string[]): void {
-  threadUsage().note(db, factIds);
+/** Counts one served recall of these facts, by seq; no database write now (see UsageCounter). */
+export function noteRecalled(db: Conn, factSeqs: readonly number[]): void {
+  threadUsage().note(db, factSeqs);
 }
 
 /** Writes this thread's counts now; a graceful stop calls it before the process exits (the agent thread, before it ends). */
