@@ -30,7 +30,7 @@ async function answer(job: Job): Promise<FromThread> {
   try {
     if ("recall" in job) {
       const { agent, input, today } = job.recall;
-      // The bytes only: a question's answer is not kept, so the serving thread has no use for its fact ids.
+      // The bytes only: a question's answer is not kept, so the serving thread has no use for its facts' seqs.
       return { id, recalled: (await freshAnswer(getDb(), agent, input, today)).answer };
     }
     if ("counts" in job) {

@@ -11,12 +11,13 @@ import type { FactRow } from "./rules";
 export type StoredFact = FactRow & { version: number; forgottenAt: string | null; lineSize?: number | null };
 
 /**
- * A fact as recall reads it: the row, made a StoredFact in place, its seq still on it —
- * what postings name it by, and what its recall is counted under (usage.ts). Not
- * copied without the seq: a copy of two dozen fields per row, at a million facts where
- * most rows are read afresh, was ~0.4 µs a row, and a copy's own shape made the values
- * kept on it (row-memo.ts) slower to add. Only recall's own code reads it; every answer
- * takes a fact's fields by name (wire.ts, prompt-section.ts), never the object whole.
+ * A fact as recall reads it, its seq still on it: what postings name it by, and what
+ * its recall is counted under (usage.ts). A question's candidates are the rows read,
+ * made StoredFacts in place (recall-candidates.ts): a copy of two dozen fields per row,
+ * at a million facts where most rows are read afresh, was ~0.4 µs a row, and a copy's
+ * own shape made the values kept on it (row-memo.ts) slower to add. The seq never
+ * leaves the server: every answer takes a fact's fields by name (wire.ts,
+ * prompt-section.ts), never the object whole.
  */
 export type CandidateFact = StoredFact & { seq: number };
 

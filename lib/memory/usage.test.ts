@@ -2,7 +2,8 @@
  * Recall counts on a real libSQL file with the demo: nothing is written while
  * recalls are noted, one flush writes them all, counts add up across processes
  * and survive a new client, and neither a purged fact nor a failed write loses or
- * doubles a count.
+ * doubles a count — also when more is noted after a flush that failed halfway. (A
+ * purged fact's seq given to a newer fact is the one bound: usage.ts says why.)
  */
 import { describe, expect, it } from "vitest";
 import { connect, readAll, readOne, type Conn } from "@/db/client";
@@ -122,6 +123,31 @@ describe("recall counts", () => {
     const rows = await usage();
     expect(rows.size).toBe(total);
     for (const id of copies) expect(rows.get(id)?.count).toBe(1);
+  });
+
+  it("noted after a flush that failed halfway land on their own facts, each written once", async () => {
+    const total = USAGE_BATCH * 2 + 100;
+    const copies = await copiesOf(DEMO_FACTS.refunds, total);
+    const counter = new UsageCounter(NEVER);
+    counter.note(t.db, copies, T0);
+    const refused = copies[USAGE_BATCH + 150];
+    await t.db.$client.execute(
+      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_seq = ${refused} BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
+    );
+    await expect(counter.flush()).rejects.toThrow(/usage refused/);
+    // The first batch is written; now a fact not counted before, and one still waiting, are recalled again.
+    const sso = await seqOf(DEMO_FACTS.sso);
+    const waiting = copies[total - 1];
+    counter.note(t.db, [sso, waiting], T0 + 5_000);
+    expect(counter.unwritten).toBe(total - USAGE_BATCH + 1);
+
+    await t.db.$client.execute("DROP TRIGGER refuse_one");
+    await counter.flush();
+    const rows = await usage();
+    expect(rows.size).toBe(total + 1);
+    expect(rows.get(sso)).toEqual({ factSeq: sso, count: 1, last: new Date(T0 + 5_000).toISOString() });
+    expect(rows.get(waiting)).toEqual({ factSeq: waiting, count: 2, last: new Date(T0 + 5_000).toISOString() });
+    for (const seq of copies) if (seq !== waiting) expect(rows.get(seq)).toEqual({ factSeq: seq, count: 1, last: new Date(T0).toISOString() });
   });
 
   it("add up across processes, each with its own counter and client; the latest time wins", async () => {

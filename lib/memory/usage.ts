@@ -13,6 +13,14 @@
  * disk: the counts' commits do not (db/writer.ts WriteOptions), since the request
  * loop waits through each fsync: 15–20 % of a flush at a million facts
  * (BENCHMARKS.md).
+ *
+ * Counted by the fact's seq (its integer key), not its id: cheaper to count, sort,
+ * send and look up. The one thing an id did that a seq does not: SQLite gives a new
+ * row the largest seq plus one, so when the newest fact is purged, the next fact made
+ * gets its seq. A count noted for the purged fact and not yet written — at most one
+ * window, longer only while flushes fail — is then added to the new fact. Only a
+ * number moves, never a word of the purged fact; seqs never reused would mean
+ * rebuilding `facts` with AUTOINCREMENT.
  */
 import { writeTransaction, type Conn, type Db, type Writes } from "@/db/client";
 import { readConfig } from "@/lib/config";
@@ -86,7 +94,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 class Tally {
   private readonly slots = new Map<number, number>();
-  private counts = new Int32Array(1024);
+  /** Slots ever handed out: a slot is never given twice, even after its fact is dropped (written). */
+  private used = 0;
+  // Float64, not Int32: a count that waits through failing flushes must not wrap.
+  private counts = new Float64Array(1024);
   private lastAt = new Float64Array(1024);
 
   get size(): number {
@@ -104,14 +115,14 @@ class Tally {
       if (at > this.lastAt[slot]) this.lastAt[slot] = at;
       return;
     }
-    const next = this.slots.size;
+    const next = this.used++;
     if (next === this.counts.length) this.grow();
     this.slots.set(seq, next);
     this.counts[next] = count;
     this.lastAt[next] = at;
   }
 
-  /** Forgets facts whose counts are written; their slots stay used until the tally is dropped (a flush's end). */
+  /** Forgets facts whose counts are written; their slots stay used (see `used`) until the tally is let go. */
   drop(seqs: readonly number[]): void {
     for (const seq of seqs) this.slots.delete(seq);
   }
@@ -131,7 +142,7 @@ class Tally {
   }
 
   private grow(): void {
-    const counts = new Int32Array(this.counts.length * 2);
+    const counts = new Float64Array(this.counts.length * 2);
     counts.set(this.counts);
     this.counts = counts;
     const lastAt = new Float64Array(this.lastAt.length * 2);
@@ -226,9 +237,10 @@ export class UsageCounter {
 
   /** Counts of a failed write, merged with any noted since, so none is lost and none counted twice. */
   private putBack(db: Conn, tally: Tally): void {
-    const current = this.pending.get(db);
-    if (current) tally.addTo(current);
-    else this.pending.set(db, tally);
+    // Always copied into a tally of its own: the failed one's written slots would otherwise stay used for good.
+    let current = this.pending.get(db);
+    if (!current) this.pending.set(db, (current = new Tally()));
+    tally.addTo(current);
   }
 }
 
