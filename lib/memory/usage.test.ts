@@ -50,6 +50,22 @@ async function copiesOf(body: string, n: number): Promise<number[]> {
   return rows.map(({ seq }) => Number(seq));
 }
 
+/**
+ * Two and a bit batches of copies noted, and a flush refused in the second batch by the database itself (a trigger
+ * on one copy; seqs in order): the first batch is written, the rest wait. The trigger stays until the test drops it.
+ */
+async function flushRefusedInSecondBatch(): Promise<{ total: number; copies: number[]; counter: UsageCounter }> {
+  const total = USAGE_BATCH * 2 + 100;
+  const copies = await copiesOf(DEMO_FACTS.refunds, total);
+  const counter = new UsageCounter(NEVER);
+  counter.note(t.db, copies, T0);
+  await t.db.$client.execute(
+    `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_seq = ${copies[USAGE_BATCH + 150]} BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
+  );
+  await expect(counter.flush()).rejects.toThrow(/usage refused/);
+  return { total, copies, counter };
+}
+
 describe("recall counts", () => {
   it("are not written per recall; one flush writes each fact's count and its latest time", async () => {
     const [refunds, sso] = [await seqOf(DEMO_FACTS.refunds), await seqOf(DEMO_FACTS.sso)];
@@ -105,16 +121,7 @@ describe("recall counts", () => {
   });
 
   it("of a batch that fails wait, with the batches after it, for the next flush; the batches before stay written once", async () => {
-    const total = USAGE_BATCH * 2 + 100;
-    const copies = await copiesOf(DEMO_FACTS.refunds, total);
-    const counter = new UsageCounter(NEVER);
-    counter.note(t.db, copies, T0);
-    // A copy in the second batch (seqs in order): a real refusal by the database there.
-    const refused = copies[USAGE_BATCH + 150];
-    await t.db.$client.execute(
-      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_seq = ${refused} BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
-    );
-    await expect(counter.flush()).rejects.toThrow(/usage refused/);
+    const { total, copies, counter } = await flushRefusedInSecondBatch();
     expect([...(await usage()).keys()].sort((a, b) => a - b)).toEqual(copies.slice(0, USAGE_BATCH));
     expect(counter.unwritten).toBe(total - USAGE_BATCH);
 
@@ -126,15 +133,7 @@ describe("recall counts", () => {
   });
 
   it("noted after a flush that failed halfway land on their own facts, each written once", async () => {
-    const total = USAGE_BATCH * 2 + 100;
-    const copies = await copiesOf(DEMO_FACTS.refunds, total);
-    const counter = new UsageCounter(NEVER);
-    counter.note(t.db, copies, T0);
-    const refused = copies[USAGE_BATCH + 150];
-    await t.db.$client.execute(
-      `CREATE TRIGGER refuse_one BEFORE INSERT ON fact_usage WHEN new.fact_seq = ${refused} BEGIN SELECT RAISE(ABORT, 'usage refused'); END`,
-    );
-    await expect(counter.flush()).rejects.toThrow(/usage refused/);
+    const { total, copies, counter } = await flushRefusedInSecondBatch();
     // The first batch is written; now a fact not counted before, and one still waiting, are recalled again.
     const sso = await seqOf(DEMO_FACTS.sso);
     const waiting = copies[total - 1];
