@@ -53,6 +53,13 @@ export const FACT_COLUMNS = FACT_FIELDS.map((field) => `facts.${facts[field].nam
 /** A row read with FACT_COLUMNS. */
 export type FactColumnsRow = Omit<StoredFact, "pinned"> & { pinned: number | boolean };
 
+/** CandidateFact's columns: FACT_COLUMNS and the seq. */
+export const CANDIDATE_COLUMNS = `${FACT_COLUMNS}, facts.seq AS seq`;
+/** CandidateFact's fields, in CANDIDATE_COLUMNS' order. */
+export const CANDIDATE_FIELDS = [...FACT_FIELDS, "seq"];
+/** A row read with CANDIDATE_COLUMNS. */
+export type CandidateRow = FactColumnsRow & { seq: number };
+
 export function storedFact<Row extends FactColumnsRow>(row: Row): Omit<Row, "pinned"> & { pinned: boolean } {
   return { ...row, pinned: !!row.pinned };
 }

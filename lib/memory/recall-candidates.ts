@@ -20,7 +20,7 @@ import { readAll, type Conn } from "@/db/client";
 import { readWide } from "@/db/reader";
 import type { SqlArg } from "@/db/plain-sql";
 import { utcDay, type Place } from "./rules";
-import { FACT_COLUMNS, FACT_FIELDS, type CandidateFact, type FactColumnsRow } from "./fact-columns";
+import { CANDIDATE_COLUMNS, CANDIDATE_FIELDS, type CandidateFact, type CandidateRow } from "./fact-columns";
 import { BRANCH_WHERE, branchArgs, inBranch, type RecallBranch } from "./store";
 import type { Word } from "./terms";
 import { VersionedCache, cacheFor } from "./versioned-cache";
@@ -370,32 +370,28 @@ export async function placePostings(
   };
 }
 
-/** A fact row as read for ranking, with its seq (what postings name it by). */
-type SeqRow = FactColumnsRow & { seq: number };
-const WITH_SEQ = `${FACT_COLUMNS}, facts.seq AS seq`;
-const WITH_SEQ_FIELDS = [...FACT_FIELDS, "seq"];
 /** Fact rows with their seq, each read through BRANCH_WHERE: two dozen columns a row, so read as one JSON text (readWide). */
-const readRows = (db: Conn, text: string, args: readonly SqlArg[]) => readWide<SeqRow>(db, WITH_SEQ_FIELDS, text, args);
+const readRows = (db: Conn, text: string, args: readonly SqlArg[]) => readWide<CandidateRow>(db, CANDIDATE_FIELDS, text, args);
 const anyBranch = (n: number) => Array(n).fill(`(${BRANCH_WHERE})`).join(" OR ");
 
 /** Every fact of the branches (the Memory page's preview lists every left-out fact). Parameters: branchArgs per branch. */
 const ALL_SQL = (n: number) =>
   Array(n)
-    .fill(`SELECT * FROM (SELECT ${WITH_SEQ} FROM facts WHERE ${BRANCH_WHERE})`)
+    .fill(`SELECT * FROM (SELECT ${CANDIDATE_COLUMNS} FROM facts WHERE ${BRANCH_WHERE})`)
     .join(" UNION ALL ");
 
 /** The pinned facts of the branches: each the head of its index range. */
 const PINNED_SQL = (n: number) =>
   Array(n)
-    .fill(`SELECT * FROM (SELECT ${WITH_SEQ} FROM facts WHERE ${BRANCH_WHERE} AND pinned = 1)`)
+    .fill(`SELECT * FROM (SELECT ${CANDIDATE_COLUMNS} FROM facts WHERE ${BRANCH_WHERE} AND pinned = 1)`)
     .join(" UNION ALL ");
 
 /** Facts by seq (a JSON array), each a rowid lookup, kept only if a branch's rules pass. */
 const BY_SEQ_SQL = (n: number) =>
-  `SELECT ${WITH_SEQ} FROM json_each(?) j CROSS JOIN facts ON facts.seq = j.value WHERE ${anyBranch(n)}`;
+  `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?) j CROSS JOIN facts ON facts.seq = j.value WHERE ${anyBranch(n)}`;
 /** Facts by id (meaning's nearest), likewise. */
 const BY_ID_SQL = (n: number) =>
-  `SELECT ${WITH_SEQ} FROM json_each(?) j CROSS JOIN facts ON facts.id = j.value WHERE ${anyBranch(n)}`;
+  `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?) j CROSS JOIN facts ON facts.id = j.value WHERE ${anyBranch(n)}`;
 
 /**
  * The newest unpinned facts of each branch, off facts_recall_idx in its order: the
@@ -404,7 +400,7 @@ const BY_ID_SQL = (n: number) =>
 const NEWEST_SQL = (n: number) =>
   Array(n)
     .fill(
-      `SELECT * FROM (SELECT ${WITH_SEQ} FROM facts WHERE ${BRANCH_WHERE} AND pinned = 0
+      `SELECT * FROM (SELECT ${CANDIDATE_COLUMNS} FROM facts WHERE ${BRANCH_WHERE} AND pinned = 0
         ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?)`,
     )
     .join(" UNION ALL ");
@@ -504,7 +500,7 @@ export async function readCandidates(
    * Rows read, as kept facts (one object per fact for the version's life): pinned and
    * newest rows at once; `matched` rows from their second read, in room to spare.
    */
-  const stored = (rows: SeqRow[], matched = false) =>
+  const stored = (rows: CandidateRow[], matched = false) =>
     rows.map((row): CandidateFact => {
       const { seq } = row;
       const fact = kept.bySeq.get(seq) ?? (row as unknown as CandidateFact);
@@ -517,7 +513,7 @@ export async function readCandidates(
       return fact;
     });
   /** Rows read, each a candidate of this answer. */
-  const take = (rows: SeqRow[], matched = false) => {
+  const take = (rows: CandidateRow[], matched = false) => {
     const read = stored(rows, matched);
     for (const fact of read) keep(fact);
     return read;

@@ -7,7 +7,7 @@ import { allOf, readAll, readOne, type Conn, type SqlPart } from "@/db/client";
 import type { factEvents } from "@/db/schema";
 import { displayNameSql } from "@/lib/person-name";
 import { RECALL_LIMIT, recallable, soloPerson, utcDay, type Place, type Scope } from "./rules";
-import { FACT_COLUMNS, storedFact, type CandidateFact, type FactColumnsRow, type StoredFact } from "./fact-columns";
+import { CANDIDATE_COLUMNS, FACT_COLUMNS, storedFact, type CandidateFact, type CandidateRow, type FactColumnsRow, type StoredFact } from "./fact-columns";
 import { NOT_PROPOSED_SQL, UNEXPIRED_SQL, changeableSql, shownSql, unexpiredSql, visibleSql, type ViewerRef } from "./rules-sql";
 import { ftsQuery } from "./search";
 import { encodeCursor, keysetSql, orderBySql, type Cursor, type FactOrder } from "./fact-order";
@@ -30,7 +30,7 @@ export function branchArgs(agentId: string, workspaceId: string, branch: RecallB
 }
 
 /** One scope's newest unexpired facts for recall, with their seq, walked straight off facts_recall_idx. Parameters: branchArgs. */
-const RECALL_BRANCH = `SELECT * FROM (SELECT ${FACT_COLUMNS}, facts.seq AS seq FROM facts WHERE ${BRANCH_WHERE}
+const RECALL_BRANCH = `SELECT * FROM (SELECT ${CANDIDATE_COLUMNS} FROM facts WHERE ${BRANCH_WHERE}
     ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ${RECALL_LIMIT})`;
 // The branches' columns go by StoredFact's names.
 const RECALL_ORDER = ` ORDER BY pinned DESC, updatedAt DESC, id DESC LIMIT ${RECALL_LIMIT}`;
@@ -49,7 +49,7 @@ export const RECALL_SQL = {
 export async function recall(db: Conn, agentId: string, place: Place, today: string = utcDay()): Promise<CandidateFact[]> {
   const branches = recallBranches(place);
   const args = branches.flatMap((branch) => branchArgs(agentId, place.workspaceId, branch, today));
-  const rows = await readAll<FactColumnsRow & { seq: number }>(db, branches.length === 3 ? RECALL_SQL.threeScopes : RECALL_SQL.twoScopes, args);
+  const rows = await readAll<CandidateRow>(db, branches.length === 3 ? RECALL_SQL.threeScopes : RECALL_SQL.twoScopes, args);
   return rows.map(storedFact).filter((fact) => recallable(fact, place, today));
 }
 
