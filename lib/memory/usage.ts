@@ -142,13 +142,16 @@ class Tally {
   }
 
   private grow(): void {
-    const counts = new Float64Array(this.counts.length * 2);
-    counts.set(this.counts);
-    this.counts = counts;
-    const lastAt = new Float64Array(this.lastAt.length * 2);
-    lastAt.set(this.lastAt);
-    this.lastAt = lastAt;
+    this.counts = doubled(this.counts);
+    this.lastAt = doubled(this.lastAt);
   }
+}
+
+/** `values` in an array twice as long, the rest zero. */
+function doubled(values: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const longer = new Float64Array(values.length * 2);
+  longer.set(values);
+  return longer;
 }
 
 /** One thread's counts not yet written, per database; the app keeps one per thread (see `threadUsage`), tests make their own. */
