@@ -17,6 +17,7 @@
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
 import { readAll, type Conn } from "@/db/client";
+import { readConfig } from "@/lib/config";
 import { readWide } from "@/db/reader";
 import type { SqlArg } from "@/db/plain-sql";
 import { utcDay, type Place } from "./rules";
@@ -92,17 +93,19 @@ const placeArgs = (agentId: string, place: Place, branches: readonly RecallBranc
   ...branches.flatMap((branch) => [branch.scope, branch.ref]),
 ];
 
+/**
+ * What ranking questions keeps per database, MNEMO_QUESTION_CACHE_MB in all, in fixed
+ * shares of 29: vocabularies 8, branches read whole 8, fact rows 8, postings 4, branch
+ * counts 1. Each kind has a budget of its own, so that where places outnumber it (a
+ * million facts asked in rotation) one kind pushes out only its own, never the others.
+ * A cache holds only what questions read, so with ten thousand facts the process keeps
+ * a few megabytes whatever the setting; at a million, the more of the places asked
+ * often it keeps, the fewer rows each question reads afresh (BENCHMARKS.md).
+ */
+const questionCacheShare = (parts: number) => Math.floor((readConfig().MNEMO_QUESTION_CACHE_MB * 2 ** 20 * parts) / 29);
+
 /** What a vocabulary costs in memory, roughly: its terms' strings, the array and the set (a branch's few thousand words). */
 const BYTES_PER_TERM = 96;
-/** Vocabularies kept per database. */
-const VOCABULARY_BUDGET = 32 * 2 ** 20;
-/**
- * Branches read whole kept per database (BYTES_PER_POSTING a posting): apart from the
- * vocabularies, so that where places outnumber the budget (a million facts asked in
- * rotation) whole branches push out only each other, never the vocabularies that spare
- * a seek per question.
- */
-const WHOLE_BUDGET = 32 * 2 ** 20;
 
 /**
  * A branch's count and total length of recallable facts, and what seeking its postings
@@ -142,7 +145,7 @@ const SOUGHT_ROW_COST = 2;
 
 /** Branches' counts and lengths, a few bytes each: kept like vocabularies, so a question reads only its postings. */
 function statsCache(db: Conn): VersionedCache<BranchStats> {
-  return cacheFor("mnemoRecallBranchStats", db, () => new VersionedCache<BranchStats>(4 * 2 ** 20));
+  return cacheFor("mnemoRecallBranchStats", db, () => new VersionedCache<BranchStats>(questionCacheShare(1)));
 }
 
 const branchKey = (agentId: string, place: Place, branch: RecallBranch) =>
@@ -188,18 +191,18 @@ export const BYTES_PER_POSTING = 24;
  * row by row. A term no fact here has is kept too, as an empty list. Any change to
  * the agent's facts changes the version, and the day is part of it (expiry).
  */
-const POSTINGS_BUDGET = 16 * 2 ** 20;
-
 function postingsCache(db: Conn): VersionedCache<Postings> {
-  return cacheFor("mnemoRecallPostings", db, () => new VersionedCache<Postings>(POSTINGS_BUDGET));
+  return cacheFor("mnemoRecallPostings", db, () => new VersionedCache<Postings>(questionCacheShare(4)));
 }
 
+/** Vocabularies kept per database. */
 function vocabularyCache(db: Conn): VersionedCache<Vocabulary> {
-  return cacheFor("mnemoRecallVocabulary", db, () => new VersionedCache<Vocabulary>(VOCABULARY_BUDGET));
+  return cacheFor("mnemoRecallVocabulary", db, () => new VersionedCache<Vocabulary>(questionCacheShare(8)));
 }
 
+/** Branches read whole kept per database (BYTES_PER_POSTING a posting): apart from the vocabularies, which spare a seek per question. */
 function wholeCache(db: Conn): VersionedCache<Vocabulary> {
-  return cacheFor("mnemoRecallWholeBranches", db, () => new VersionedCache<Vocabulary>(WHOLE_BUDGET));
+  return cacheFor("mnemoRecallWholeBranches", db, () => new VersionedCache<Vocabulary>(questionCacheShare(8)));
 }
 
 /** A branch's vocabulary if it is kept for this version and day (read whole, or just its terms); never read for it. */
@@ -464,10 +467,9 @@ const BYTES_PER_SEQ = 16;
 /** What a place's kept rows cost, as the cache counts them. */
 const keptBytes = (kept: KeptRows) =>
   (kept.bySeq.size + 1) * BYTES_PER_ROW + kept.memos * BYTES_PER_MEMOS + kept.readOnce.size * BYTES_PER_SEQ;
-const ROWS_BUDGET = 32 * 2 ** 20;
 
 function rowsCache(db: Conn): VersionedCache<KeptRows> {
-  return cacheFor("mnemoRecallRows", db, () => new VersionedCache<KeptRows>(ROWS_BUDGET));
+  return cacheFor("mnemoRecallRows", db, () => new VersionedCache<KeptRows>(questionCacheShare(8)));
 }
 
 /** The facts the answer can use, each once, with its seq: every one read through BRANCH_WHERE. */
