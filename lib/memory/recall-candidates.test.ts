@@ -7,14 +7,16 @@
  * work out from kept rows (their JSON, their lines) only in the room the rows leave.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readOne, type Db } from "@/db/client";
+import { readAll, readOne, type Db } from "@/db/client";
 import { watchReads } from "@/db/reader";
 import { flatRanked } from "@/lib/testing/flat-ranked";
 import { scoutHeard } from "@/lib/testing/scout-heard";
 import { tempDbForTests } from "@/lib/testing/temp-db";
 import { derivePlace } from "./place";
 import { recallRanked } from "./ranked-recall";
-import { BYTES_PER_MEMOS, BYTES_PER_POSTING, BYTES_PER_ROW } from "./recall-candidates";
+import { BYTES_PER_MEMOS, BYTES_PER_POSTING, BYTES_PER_ROW, purchasesSettled, readWhole, WHOLE_STEP } from "./recall-candidates";
+import { utcDay } from "./rules";
+import type { Vocabulary } from "./word-index";
 import type { RankedRecall } from "./ranking";
 import { keepsMemos } from "./row-memo";
 import { VersionedCache, cacheFor, dropAllKept } from "./versioned-cache";
@@ -64,9 +66,12 @@ function keepNothing(name: string) {
   expect(cacheFor(name, t.db, () => none)).toBe(none);
 }
 
+/** A question as the agent asks it; a branch it bought is read whole (beside it) and kept before the next is asked. */
 async function ask(question: string, version?: string) {
   const { place } = await derivePlace(t.db, "acme", "support", "ana");
-  return flatRanked(await recallRanked(t.db, "scout", place, { question, version, explain: true }));
+  const answer = flatRanked(await recallRanked(t.db, "scout", place, { question, version, explain: true }));
+  await purchasesSettled();
+  return answer;
 }
 
 describe("a place asked again and again", () => {
@@ -282,5 +287,79 @@ describe("a place asked again and again", () => {
     }
     // Read by seq on the first two questions (the first read, then the second that keeps them); none on the third.
     expect(readsBySeq(watch.texts)).toHaveLength(2);
+  });
+});
+
+describe("a branch read whole", () => {
+  const SUPPORT = { scope: "channel" as const, ref: "support" };
+  beforeEach(async () => {
+    // Enough of scout's facts in #support for its branch to be read in several steps.
+    for (let i = 0; i < 180; i++) {
+      const body = `Refunds for ${THINGS[i % 8]} in region ${i} need ${PEOPLE[i % 7]}'s approval before day ${i % 29}.`;
+      expect((await inSupport(body)).status).toBe("created");
+    }
+  });
+
+  /** Support's postings as one walk of the branch reads them, by term: [fact, tf, len] each, as Postings hold them. */
+  async function branchInOneWalk(): Promise<Map<string, number[]>> {
+    const rows = await readAll<{ term: string; fact: number; tf: number; len: number }>(
+      t.db,
+      `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS len FROM recall_branches b JOIN fact_terms p ON p.branch = b.id
+        WHERE b.agent_id = 'scout' AND b.scope = 'channel' AND b.scope_ref = 'support' AND p.term <> ''
+          AND p.proposed = 0 AND (p.valid_until IS NULL OR p.valid_until >= ?)
+        ORDER BY p.term, p.fact_seq`,
+      [utcDay()],
+    );
+    const byTerm = new Map<string, number[]>();
+    for (const { term, fact, tf, len } of rows) byTerm.set(term, [...(byTerm.get(term) ?? []), fact, tf, len]);
+    return byTerm;
+  }
+
+  /** That `whole` holds exactly what one walk of support's branch reads now. */
+  async function expectOneWalk(whole: Vocabulary | undefined): Promise<void> {
+    const expected = await branchInOneWalk();
+    expect(whole).toBeDefined();
+    expect([...whole!.terms].sort()).toEqual([...expected.keys()].sort());
+    for (const [term, list] of expected) expect([...whole!.postingsOf(term)!], term).toEqual(list);
+  }
+
+  const keptWhole = (version: string) =>
+    cacheFor("mnemoRecallWholeBranches", t.db, () => new VersionedCache<Vocabulary>(2 ** 30)).get(`scout\nacme\nchannel\nsupport`, `${version}\n${utcDay()}`);
+
+  it("is read in steps, and holds every posting one walk of the branch reads, and is kept", async () => {
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const version = await versionNow();
+    const expected = await branchInOneWalk();
+    const postings = [...expected.values()].reduce((n, list) => n + list.length / 3, 0);
+    expect(postings).toBeGreaterThan(WHOLE_STEP);
+    const watch = watchTexts(t.db);
+    let steps = 1;
+    const whole = await readWhole(t.db, "scout", place, SUPPORT, version, utcDay(), async () => {
+      steps++;
+    });
+    watch.stop();
+    expect(steps).toBe(Math.ceil((postings + 1) / WHOLE_STEP));
+    expect(wholeReads(watch.texts)).toHaveLength(steps);
+    await expectOneWalk(whole);
+    expect(keptWhole(version)).toBe(whole);
+  });
+
+  it("keeps nothing when the agent's facts change between its steps", async () => {
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const version = await versionNow();
+    let changed = false;
+    const whole = await readWhole(t.db, "scout", place, SUPPORT, version, utcDay(), async () => {
+      if (changed) return;
+      changed = true;
+      expect((await inSupport("Refunds for drones need Chen's approval.")).status).toBe("created");
+    });
+    expect(changed).toBe(true);
+    expect(whole).toBeUndefined();
+    expect(keptWhole(version)).toBeUndefined();
+    // Under the new version it is read whole again, the new fact's postings with it.
+    const after = await versionNow();
+    const again = await readWhole(t.db, "scout", place, SUPPORT, after, utcDay());
+    await expectOneWalk(again);
+    expect(keptWhole(after)).toBe(again);
   });
 });

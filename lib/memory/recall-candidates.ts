@@ -5,8 +5,9 @@
  * recallable facts, and then only the fact rows the answer can use — each through
  * BRANCH_WHERE, so the rules are in the SQL that reads them. The cost is the
  * question's postings and the answer's facts, never the place's facts — until a
- * branch's seeks have cost what one walk of its postings would: then it is read whole
- * and kept, and its later questions read no postings at all (BranchStats).
+ * branch's seeks have cost what one walk of its postings would: then it is read whole,
+ * beside the questions and in steps (readWhole), and kept, and its later questions read
+ * no postings at all (BranchStats).
  *
  * Postings carry a fact's last day and whether it is a proposal, so expired facts and
  * proposals are left out of the statistics as recall leaves them out. A branch's
@@ -16,7 +17,10 @@
  * kept per agent memory version and UTC day, the versions the recall cache trusts
  * (drizzle/0005): a fact also leaves by expiring, which changes no row.
  */
-import { readAll, type Conn } from "@/db/client";
+import { readAll, type Conn, type Db } from "@/db/client";
+import { liveVersionOf } from "@/lib/live/memory-watcher";
+import { errorSummary, log } from "@/lib/ops/log";
+import { nextTurn } from "@/lib/ops/next-turn";
 import { readConfig } from "@/lib/config";
 import { readWide } from "@/db/reader";
 import type { SqlArg } from "@/db/plain-sql";
@@ -76,8 +80,18 @@ const ONE_BRANCH = `FROM recall_branches b CROSS JOIN fact_terms p ON p.branch =
   WHERE b.agent_id = ? AND b.workspace_id = ? AND b.scope = ? AND b.scope_ref = ? AND p.term <> '' AND ${USABLE}`;
 /** One branch's distinct terms. */
 const VOCABULARY_SQL = `SELECT DISTINCT p.term AS term ${ONE_BRANCH}`;
-/** One branch's postings, every one: the same walk as its vocabulary, with each posting's fact and weights. */
-const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length ${ONE_BRANCH}`;
+/**
+ * Postings a purchase reads a statement: a branch is read whole in steps of ~1 ms, the event loop let in between.
+ * In one statement, a branch of 8,000 postings held the agent thread 7–44 ms at a million facts (BENCHMARKS.md),
+ * and every question queued behind it waited that long.
+ */
+export const WHOLE_STEP = 1024;
+/**
+ * One branch's postings after (term, fact) — every one, in steps of WHOLE_STEP: the same walk as its vocabulary, with
+ * each posting's fact and weights. Parameters: ONE_BRANCH's, then the last term and fact read ('' and -1 at first).
+ */
+const BRANCH_POSTINGS_SQL = `SELECT p.term AS term, p.fact_seq AS fact, p.tf AS tf, p.len AS length ${ONE_BRANCH}
+  AND (p.term, p.fact_seq) > (?, ?) ORDER BY p.term, p.fact_seq LIMIT ${WHOLE_STEP}`;
 /**
  * A posting row's columns, read as one JSON text (readWide): at a million facts most
  * postings are read afresh, and the driver's value per column per row cost ~35 % more
@@ -212,7 +226,7 @@ function keptVocabulary(db: Conn, agentId: string, place: Place, branch: RecallB
   return wholeCache(db).get(key, keptAt) ?? vocabularyCache(db).get(key, keptAt);
 }
 
-/** A branch's vocabulary, read if it is not kept; `whole` reads (and keeps) every posting with it, unless kept so already. */
+/** A branch's vocabulary (its terms, for the typo rule): kept, whole or not, or read and kept. */
 async function vocabularyOf(
   db: Conn,
   agentId: string,
@@ -220,25 +234,73 @@ async function vocabularyOf(
   branch: RecallBranch,
   version: string | undefined,
   today: string,
-  whole = false,
 ): Promise<Vocabulary> {
+  const kept = version === undefined ? undefined : keptVocabulary(db, agentId, place, branch, version, today);
+  if (kept) return kept;
   const args = [agentId, place.workspaceId, branch.scope, branch.ref, today];
-  const read = async () => {
-    if (!whole) return new Vocabulary((await readWide<{ term: string }>(db, VOCABULARY_FIELDS, VOCABULARY_SQL, args)).map((row) => row.term));
-    const byTerm = new Map<string, PostingsBuilder>();
-    for (const { term, fact, tf, length } of await readWide<{ term: string } & Posting>(db, POSTING_FIELDS, BRANCH_POSTINGS_SQL, args)) {
+  const vocabulary = new Vocabulary((await readWide<{ term: string }>(db, VOCABULARY_FIELDS, VOCABULARY_SQL, args)).map((row) => row.term));
+  if (version !== undefined) vocabularyCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, vocabularyBytes(vocabulary));
+  return vocabulary;
+}
+
+/**
+ * Reads a branch whole, WHOLE_STEP postings a statement with the event loop let in
+ * between, and keeps it for this version and day; resolves to what it kept. Between
+ * steps the agent's facts may change: then the steps may have read two states of the
+ * branch, and the agent's version (read again at the end: triggers bump it with any
+ * change to its facts, drizzle/0005) says so, and nothing is kept.
+ */
+export async function readWhole(
+  db: Conn,
+  agentId: string,
+  place: Place,
+  branch: RecallBranch,
+  version: string,
+  today: string,
+  /** What runs between two steps: the event loop's turn (tests pass their own). */
+  between: () => Promise<void> = nextTurn,
+): Promise<Vocabulary | undefined> {
+  const args = [agentId, place.workspaceId, branch.scope, branch.ref, today];
+  const byTerm = new Map<string, PostingsBuilder>();
+  let after: [string, number] = ["", -1];
+  for (;;) {
+    const rows = await readWide<{ term: string } & Posting>(db, POSTING_FIELDS, BRANCH_POSTINGS_SQL, [...args, ...after]);
+    for (const { term, fact, tf, length } of rows) {
       let list = byTerm.get(term);
       if (!list) byTerm.set(term, (list = new PostingsBuilder()));
       list.add(fact, tf, length);
     }
-    return new Vocabulary([...byTerm.keys()], new Map([...byTerm].map(([term, list]) => [term, list.build()])));
-  };
-  if (version === undefined) return read();
-  const kept = keptVocabulary(db, agentId, place, branch, version, today);
-  if (kept && (kept.whole || !whole)) return kept;
-  const vocabulary = await read();
-  (whole ? wholeCache(db) : vocabularyCache(db)).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, vocabularyBytes(vocabulary));
+    if (rows.length < WHOLE_STEP) break;
+    const last = rows[rows.length - 1];
+    after = [last.term, last.fact];
+    await between();
+  }
+  if ((await liveVersionOf(db, agentId)) !== version) return undefined;
+  const vocabulary = new Vocabulary([...byTerm.keys()], new Map([...byTerm].map(([term, list]) => [term, list.build()])));
+  wholeCache(db).set(branchKey(agentId, place, branch), `${version}\n${today}`, vocabulary, vocabularyBytes(vocabulary));
   return vocabulary;
+}
+
+
+/** Purchases being read (readWhole), each until it has settled. */
+const underway = new Set<Promise<void>>();
+
+/**
+ * Lets a purchase run beside the questions. One that fails is not kept, and its branch's seeks go on: a purchase
+ * only spares reads. A database closed under it (a test's, or the app's at exit) is not worth a line in the log.
+ */
+function purchase(db: Conn, reading: Promise<void>): void {
+  const settled: Promise<void> = reading
+    .catch((error: unknown) => {
+      if (!(db as Partial<Db>).$client?.closed) log("warn", "recall.read_whole_failed", { error: errorSummary(error) });
+    })
+    .finally(() => underway.delete(settled));
+  underway.add(settled);
+}
+
+/** Resolves once no purchase is being read (tests: what a question bought is kept before the next is asked). */
+export async function purchasesSettled(): Promise<void> {
+  while (underway.size) await Promise.all(underway);
 }
 
 /** What a vocabulary costs kept, roughly; read whole, each term also has its list (as a kept posting list does). */
@@ -275,8 +337,9 @@ export async function placePostings(
   const { stats, asked } = await branchStats(db, agentId, place, branches, version, today);
   // Each branch's vocabulary if kept, read whole or for the typo rule (looked up once: each look moves it in its cache).
   const kept = branches.map((branch) => (version === undefined ? undefined : keptVocabulary(db, agentId, place, branch, version, today)));
-  // A branch kept whole serves every term; one whose seeks have cost as much as reading it whole is read whole now.
-  const wholeOf = async (i: number, branch: RecallBranch): Promise<Vocabulary | undefined> => {
+  // A branch kept whole serves every term. One whose seeks have cost as much as reading it whole is bought: read whole
+  // beside the questions (readWhole), not in this one's way — this question seeks as before.
+  const wholes = branches.map((branch, i): Vocabulary | undefined => {
     if (version === undefined) return undefined;
     if (kept[i]?.whole) return kept[i];
     const { sought, walk, wholeBytes } = stats[i];
@@ -285,15 +348,17 @@ export async function placePostings(
     // Judged as of this question's start, so what this question itself used counts as in use.
     const { at, gap } = asked[i];
     if (gap >= wholeCache(db).keepsFor(wholeBytes ?? walk * BYTES_PER_POSTING, at)) return undefined;
-    // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it whole).
+    // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it
+    // whole). Zero also keeps the questions that come while it is read from buying it a second time.
     stats[i].sought = 0;
-    const vocabulary = await vocabularyOf(db, agentId, place, branch, version, today, true);
-    stats[i].wholeBytes = vocabularyBytes(vocabulary);
-    return vocabulary;
-  };
-  // One branch after another: a branch bought is kept before the next asks whether it would stay beside it.
-  const wholes: (Vocabulary | undefined)[] = [];
-  for (const [i, branch] of branches.entries()) wholes.push(await wholeOf(i, branch));
+    purchase(
+      db,
+      readWhole(db, agentId, place, branch, version, today).then((vocabulary) => {
+        if (vocabulary) stats[i].wholeBytes = vocabularyBytes(vocabulary);
+      }),
+    );
+    return undefined;
+  });
   const read = async (terms: readonly string[]) => {
     // Each branch's kept postings of a term serve as they are; only the terms some branch lacks are read.
     const missing = new Set<string>();

@@ -24,6 +24,7 @@
  */
 import { writeTransaction, type Conn, type Db, type Writes } from "@/db/client";
 import { readConfig } from "@/lib/config";
+import { nextTurn } from "@/lib/ops/next-turn";
 import { orderedBatches } from "./ordered-batches";
 
 // Adds a batch of facts' counts in one statement, from a JSON array of [fact seq, count, last recalled at (ISO)].
@@ -83,9 +84,6 @@ export function writeCountsWith(db: Conn, writer: CountsWriter): void {
  * took before, a third of the commits, each of which empties the read connections' page caches (BENCHMARKS.md).
  */
 export const USAGE_BATCH = 750;
-
-/** Resolves after the event loop has run what was waiting (timers, sockets' input), not only promises. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * One database's counts not yet written: each fact's slot by its seq, and each slot's count and latest time in
