@@ -281,7 +281,6 @@ export async function readWhole(
   return vocabulary;
 }
 
-
 /** Purchases being read (readWhole), each until it has settled. */
 const underway = new Set<Promise<void>>();
 
@@ -349,7 +348,8 @@ export async function placePostings(
     const { at, gap } = asked[i];
     if (gap >= wholeCache(db).keepsFor(wholeBytes ?? walk * BYTES_PER_POSTING, at)) return undefined;
     // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it
-    // whole). Zero also keeps the questions that come while it is read from buying it a second time.
+    // whole). Zero also keeps the questions that come while it is read from buying it a second time. Two branches of
+    // one place bought by one question are each judged without the other kept yet; the cache's budget still holds.
     stats[i].sought = 0;
     purchase(
       db,
