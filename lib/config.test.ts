@@ -23,7 +23,7 @@ describe("readConfig", () => {
     ["AUTH_SECRET", "too-short", 'AUTH_SECRET="too-short" is not valid: at least 32 random characters (make one with: openssl rand -base64 33).'],
     ["MNEMO_TRUSTED_PROXIES", "-1", 'MNEMO_TRUSTED_PROXIES="-1" is not valid: how many proxies in front of Mnemo add the client\'s address to X-Forwarded-For, a whole number from 0 (none: the header is ignored) to 10.'],
     ["MNEMO_TRUSTED_PROXIES", "yes", 'MNEMO_TRUSTED_PROXIES="yes" is not valid: how many proxies in front of Mnemo add the client\'s address to X-Forwarded-For, a whole number from 0 (none: the header is ignored) to 10.'],
-    ["MNEMO_QUESTION_CACHE_MB", "8", 'MNEMO_QUESTION_CACHE_MB="8" is not valid: megabytes of what ranking agents\' questions reads (postings, vocabularies, branches read whole, fact rows) each server process keeps, a whole number from 16 to 16384.'],
+    ["MNEMO_QUESTION_CACHE_MB", "8", 'MNEMO_QUESTION_CACHE_MB="8" is not valid: megabytes of what ranking agents\' questions reads (postings, vocabularies, branches read whole, fact rows) each server process keeps, a whole number from 16 to 4096.'],
   ])("a wrong %s=%s stops with one line naming it and what it accepts", (name, value, message) => {
     expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [name]: value })).toThrow(message);

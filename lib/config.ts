@@ -63,9 +63,10 @@ const rules = {
     accepts: "megabytes of recall answers each server process keeps, a whole number from 0 (keep none) to 4096",
   },
   MNEMO_QUESTION_CACHE_MB: {
-    schema: z.coerce.number().int().min(16).max(16384).default(464),
+    // At most 4096: what the caches count is their own estimate, and Node's heap stops at a few GB unless raised.
+    schema: z.coerce.number().int().min(16).max(4096).default(464),
     accepts:
-      "megabytes of what ranking agents' questions reads (postings, vocabularies, branches read whole, fact rows) each server process keeps, a whole number from 16 to 16384",
+      "megabytes of what ranking agents' questions reads (postings, vocabularies, branches read whole, fact rows) each server process keeps, a whole number from 16 to 4096",
   },
   MNEMO_AGENT_THREAD: {
     schema: z.enum(["on", "off"]).default("on"),

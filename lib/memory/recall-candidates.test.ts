@@ -181,6 +181,27 @@ describe("a place asked again and again", () => {
     expect(whole.size).toBe(1);
   });
 
+  it("a branch being read whole is not bought again by the questions asked meanwhile", async () => {
+    keepNothing("mnemoRecallPostings");
+    const version = await versionNow();
+    const { place } = await derivePlace(t.db, "acme", "support", "ana");
+    const batch = () => Promise.all(QUESTIONS.map((question) => recallRanked(t.db, "scout", place, { question, version })));
+    // Three batches in one turn of the event loop, before any purchase has read its first step: the workspace's
+    // branch (three facts) costs a walk again with each seek, and is bought by the second batch's first question.
+    await batch();
+    await batch();
+    await batch();
+    await purchasesSettled();
+    const workspaceReads = wholeReads(watch.texts).length;
+    expect(workspaceReads).toBeGreaterThan(0);
+    expect(workspaceReads).toBeLessThanOrEqual(2); // the workspace's, and at most support's
+    // Bought once and kept: the next batch buys nothing again.
+    watch.texts.length = 0;
+    await batch();
+    await purchasesSettled();
+    expect(wholeReads(watch.texts)).toHaveLength(0);
+  });
+
   it("reads a branch whole only once its seeks cost as much: at once for a tiny one, not for one of 66 facts", async () => {
     // The workspace's branch holds three facts: one seek costs more than reading them. Support's holds 66.
     const version = await versionNow();

@@ -125,7 +125,7 @@ const BYTES_PER_TERM = 96;
  * A branch's count and total length of recallable facts, and what seeking its postings
  * has cost since this version and day: once that reaches what reading the branch whole
  * would (`walk`: the length of all its facts, about a row per posting), it is read whole
- * and kept (vocabularyOf), so a place asked again and again stops paying per question,
+ * and kept (readWhole), so a place asked again and again stops paying per question,
  * and one asked now and then never walks its branches — either way about twice what
  * knowing the future would have cost at most (the ski rental's rule: rent until the
  * rent paid would have bought it). The costs are estimates in rows, not timings.
@@ -148,6 +148,8 @@ type BranchStats = {
   askedAt: number;
   /** What it cost kept whole, once it has been read whole; before that, its length says at least how much. */
   wholeBytes?: number;
+  /** While it is being read whole: no question buys it a second time meanwhile. */
+  buying?: boolean;
 };
 /** A question's own view of when it asked and how long since the one before (stats are shared: another question moves them on). */
 type Asked = { at: number; gap: number };
@@ -265,14 +267,16 @@ export async function readWhole(
   let after: [string, number] = ["", -1];
   for (;;) {
     const rows = await readWide<{ term: string } & Posting>(db, POSTING_FIELDS, BRANCH_POSTINGS_SQL, [...args, ...after]);
+    // The next step starts after the greatest (term, fact) read, whatever order the rows came back in.
+    let [lastTerm, lastFact] = after;
     for (const { term, fact, tf, length } of rows) {
       let list = byTerm.get(term);
       if (!list) byTerm.set(term, (list = new PostingsBuilder()));
       list.add(fact, tf, length);
+      if (term > lastTerm || (term === lastTerm && fact > lastFact)) [lastTerm, lastFact] = [term, fact];
     }
     if (rows.length < WHOLE_STEP) break;
-    const last = rows[rows.length - 1];
-    after = [last.term, last.fact];
+    after = [lastTerm, lastFact];
     await between();
   }
   if ((await liveVersionOf(db, agentId)) !== version) return undefined;
@@ -341,6 +345,7 @@ export async function placePostings(
   const wholes = branches.map((branch, i): Vocabulary | undefined => {
     if (version === undefined) return undefined;
     if (kept[i]?.whole) return kept[i];
+    if (stats[i].buying) return undefined;
     const { sought, walk, wholeBytes } = stats[i];
     if (sought === 0 || sought < walk) return undefined;
     // Not bought if it would be pushed out before its next question; its seeks go on until it would stay.
@@ -348,14 +353,20 @@ export async function placePostings(
     const { at, gap } = asked[i];
     if (gap >= wholeCache(db).keepsFor(wholeBytes ?? walk * BYTES_PER_POSTING, at)) return undefined;
     // Bought: should it not be kept, or be evicted, seeks must earn it again (else each question would read it
-    // whole). Zero also keeps the questions that come while it is read from buying it a second time. Two branches of
-    // one place bought by one question are each judged without the other kept yet; the cache's budget still holds.
+    // whole). Two branches of one place bought by one question are each judged without the other kept yet; the
+    // cache's budget still holds. Its first step waits for the event loop's next turn too, so none is this question's.
     stats[i].sought = 0;
+    stats[i].buying = true;
     purchase(
       db,
-      readWhole(db, agentId, place, branch, version, today).then((vocabulary) => {
-        if (vocabulary) stats[i].wholeBytes = vocabularyBytes(vocabulary);
-      }),
+      nextTurn()
+        .then(() => readWhole(db, agentId, place, branch, version, today))
+        .then((vocabulary) => {
+          if (vocabulary) stats[i].wholeBytes = vocabularyBytes(vocabulary);
+        })
+        .finally(() => {
+          stats[i].buying = false;
+        }),
     );
     return undefined;
   });
