@@ -164,7 +164,8 @@ function statsCache(db: Conn): VersionedCache<BranchStats> {
   return cacheFor("mnemoRecallBranchStats", db, () => new VersionedCache<BranchStats>(questionCacheShare(1)));
 }
 
-const branchKey = (agentId: string, place: Place, branch: RecallBranch) =>
+/** A branch's key in the caches of what ranking keeps. */
+export const branchKey = (agentId: string, place: Place, branch: RecallBranch) =>
   `${agentId}\n${place.workspaceId}\n${branch.scope}\n${branch.ref}`;
 
 /** Each branch's count and total length of recallable facts: kept per branch under the memory version and day, or read. */
