@@ -5,7 +5,6 @@
 import autocannon from "autocannon";
 import type { BenchAgent, Place } from "./generate";
 import { seeded } from "./fact-words";
-import { median } from "./median";
 import { questionPool } from "./questions";
 import { cpuMs } from "./server";
 
@@ -21,7 +20,12 @@ export type LoadResult = {
   cpuUsPerRequest: number;
   /** The same for the libSQL stand-in, when the server's database is behind one (bench/remote.ts). */
   standInCpuUsPerRequest?: number;
+  /** Slices combined (`combine`): each slice's own p99, beside the p99 of all their requests above. */
+  sliceP99s?: number[];
 };
+
+/** Each slice's latencies, sorted, for `combine` to pool; beside the results, not in them (the JSON stays small). */
+const latenciesOf = new WeakMap<LoadResult, readonly number[]>();
 
 let serverPid: (() => number) | null = null;
 let standInPid: number | null = null;
@@ -79,7 +83,7 @@ async function fire(url: string, connections: number, seconds: number, options: 
   const result = await done;
   const requests = result.requests.total;
   latencies.sort((a, b) => a - b);
-  return {
+  const slice: LoadResult = {
     connections,
     requests,
     rps: Math.round(result.requests.average),
@@ -90,6 +94,8 @@ async function fire(url: string, connections: number, seconds: number, options: 
     cpuUsPerRequest: pid ? perRequest(pid, cpuBefore, requests) : NaN,
     ...(standIn ? { standInCpuUsPerRequest: perRequest(standIn, standInBefore, requests) } : {}),
   };
+  latenciesOf.set(slice, latencies);
+  return slice;
 }
 
 /** The latency (ms, to 0.1) below which `share` of the sorted `latencies` fall (nearest rank); 0 for none. */
@@ -99,8 +105,14 @@ function percentile(latencies: readonly number[], share: number): number {
   return Math.round(latencies[at] * 10) / 10;
 }
 
-/** Slices of one load as one result: their total rate, and the median of their percentiles. */
+/**
+ * Slices of one load as one result: their mean rate, and the percentiles of all their requests together. Until the
+ * thirtieth session p50 and p99 were the median of the slices' own; a 3 s slice's p99 is its ~30th slowest answer, and
+ * the same code moved it by half its value from slice to slice, so verdicts on the p99 goals flipped between runs of
+ * the same code. Pooled, the p99 is the load's ~150th slowest of five slices (BENCHMARKS.md, Method).
+ */
 export function combine(slices: LoadResult[]): LoadResult {
+  const all = slices.flatMap((r) => latenciesOf.get(r) ?? []).sort((a, b) => a - b);
   const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
   const perRequestOf = (pick: (r: LoadResult) => number) => Math.round(sum((r) => pick(r) * r.requests) / Math.max(1, sum((r) => r.requests)));
   const standIn = slices.every((r) => r.standInCpuUsPerRequest !== undefined);
@@ -108,8 +120,9 @@ export function combine(slices: LoadResult[]): LoadResult {
     connections: slices[0].connections,
     requests: sum((r) => r.requests),
     rps: Math.round(sum((r) => r.rps) / slices.length),
-    p50: median(slices.map((r) => r.p50)),
-    p99: median(slices.map((r) => r.p99)),
+    p50: percentile(all, 0.5),
+    p99: percentile(all, 0.99),
+    sliceP99s: slices.map((r) => r.p99),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
     cpuUsPerRequest: perRequestOf((r) => r.cpuUsPerRequest),

@@ -1,4 +1,6 @@
 /** The goals BENCHMARKS.md lists, checked on one run's numbers, and the run as Markdown tables. */
+import type { LoadResult } from "./load";
+import { median } from "./median";
 import type { SizeResult } from "./run";
 
 export type Goal = { goal: string; value: string; met: boolean };
@@ -7,6 +9,15 @@ const at16 = (s: SizeResult) => s.load.find((l) => l.concurrency === 16)!;
 // One decimal: a whole percent hid which side of a goal a value fell (59.97 % read "60 %", missed).
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(2)}×`;
+/**
+ * A p99 goal's ratio: of all the two loads' requests (what the goal is judged by), and beside it as it was judged
+ * until the thirtieth session, the ratio of the medians of their slices' p99s (`combine`), so runs before and after compare.
+ */
+function p99Ratio(a: LoadResult, b: LoadResult): string {
+  const pooled = times(a.p99 / b.p99);
+  if (!a.sliceP99s || !b.sliceP99s) return pooled;
+  return `${pooled} (slices' medians ${times(median(a.sliceP99s) / median(b.sliceP99s))})`;
+}
 
 export function goals(sizes: SizeResult[]): Goal[] {
   const small = sizes[0];
@@ -16,14 +27,14 @@ export function goals(sizes: SizeResult[]): Goal[] {
     const { health, recall } = at16(s);
     const label = s.facts.toLocaleString("en-US");
     out.push({ goal: `recall ≥ 75 % of the floor's req/s at c16 (${label})`, value: pct(recall.rps / health.rps), met: recall.rps >= 0.75 * health.rps });
-    out.push({ goal: `recall p99 < 1.5× the floor's p99 at c16 (${label})`, value: times(recall.p99 / health.p99), met: recall.p99 < 1.5 * health.p99 });
+    out.push({ goal: `recall p99 < 1.5× the floor's p99 at c16 (${label})`, value: p99Ratio(recall, health), met: recall.p99 < 1.5 * health.p99 });
     out.push({ goal: `recall in-process ≤ 1.5× the bare statement (${label})`, value: times(s.inProcess.ratio), met: s.inProcess.ratio <= 1.5 });
     out.push({ goal: `Memory page at 2,000 facts ≤ 1.5× at 20 (${label})`, value: times(s.page.ratio), met: s.page.ratio <= 1.5 });
     out.push({ goal: `remember ≥ 50 % of recall's req/s at c16 (${label})`, value: pct(s.remember.rps / recall.rps), met: s.remember.rps >= 0.5 * recall.rps });
     const withQ = at16(s).recallQ;
     if (withQ) {
       out.push({ goal: `recall with q ≥ 60 % of the floor's req/s at c16 (${label})`, value: pct(withQ.rps / health.rps), met: withQ.rps >= 0.6 * health.rps });
-      out.push({ goal: `recall with q p99 < 2× the floor's p99 at c16 (${label})`, value: times(withQ.p99 / health.p99), met: withQ.p99 < 2 * health.p99 });
+      out.push({ goal: `recall with q p99 < 2× the floor's p99 at c16 (${label})`, value: p99Ratio(withQ, health), met: withQ.p99 < 2 * health.p99 });
       out.push({ goal: `remember ≥ 50 % of recall with q's req/s at c16 (${label})`, value: pct(s.remember.rps / withQ.rps), met: s.remember.rps >= 0.5 * withQ.rps });
     }
     if (s.streams) {
@@ -43,11 +54,11 @@ export function goals(sizes: SizeResult[]): Goal[] {
   }
   if (sizes.length > 1) {
     const ratio = at16(large).recall.p99 / at16(small).recall.p99;
-    out.push({ goal: `recall p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: times(ratio), met: ratio <= 1.3 });
+    out.push({ goal: `recall p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: p99Ratio(at16(large).recall, at16(small).recall), met: ratio <= 1.3 });
     const [smallQ, largeQ] = [at16(small).recallQ, at16(large).recallQ];
     if (smallQ && largeQ) {
       const ratioQ = largeQ.p99 / smallQ.p99;
-      out.push({ goal: `recall with q p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: times(ratioQ), met: ratioQ <= 1.3 });
+      out.push({ goal: `recall with q p99 at ${large.facts.toLocaleString("en-US")} ≤ 1.3× at ${small.facts.toLocaleString("en-US")} (c16)`, value: p99Ratio(largeQ, smallQ), met: ratioQ <= 1.3 });
     }
   }
   return out;
